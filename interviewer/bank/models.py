@@ -1,0 +1,196 @@
+"""Pydantic models for questions and rubrics.
+
+The bank is data: one YAML or TOML file per question. These models are the
+single definition of what such a file may contain, so that `bank validate`,
+the offline examiner and the LLM prompts all agree on one shape.
+
+Cue syntax (used by the offline examiner, see `interviewer.examiners.offline`):
+a cue is one or more *terms* joined by ``+``; all terms must occur in the same
+sentence of the answer, in any order. A term lists alternatives joined by
+``|``. In English and Italian an alternative matches words that *start* with
+it (``reduc`` matches "reduce", "reduction"); alternatives of three characters
+or fewer, or ending in ``=``, match whole words only; several words form a
+phrase matched in order. In Japanese an alternative matches anywhere in the
+sentence (there are no spaces). A term preceded by a negation ("not", "non",
+"senza") or, in Japanese, followed by one (ない, ません, ず), does not count,
+unless the negation is itself part of the cue.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+LANGS: tuple[str, ...] = ("en", "it", "ja")
+Lang = Literal["en", "it", "ja"]
+Track = Literal["algorithm", "infrastructure"]
+Difficulty = Literal["foundational", "intermediate", "advanced"]
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", min_length=1, max_length=64)]
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+_CUE_RE = re.compile(r"^[^+|]+(\|[^+|]+)*(\+[^+|]+(\|[^+|]+)*)*$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LocalizedText(_Strict):
+    """The same text in every supported language."""
+
+    en: NonEmpty
+    it: NonEmpty
+    ja: NonEmpty
+
+    def get(self, lang: str) -> str:
+        return str(getattr(self, lang, None) or self.en)
+
+    @field_validator("en", "it", "ja")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value.strip()
+
+
+class OptionalLocalizedText(_Strict):
+    """English required; Italian and Japanese fall back to English."""
+
+    en: NonEmpty
+    it: str | None = None
+    ja: str | None = None
+
+    def get(self, lang: str) -> str:
+        return str(getattr(self, lang, None) or self.en)
+
+
+class LocalizedList(_Strict):
+    """A list of lines per language (English required)."""
+
+    en: list[NonEmpty] = Field(min_length=1)
+    it: list[NonEmpty] | None = None
+    ja: list[NonEmpty] | None = None
+
+    def get(self, lang: str) -> list[str]:
+        return list(getattr(self, lang, None) or self.en)
+
+
+def _check_cue(cue: str) -> str:
+    cue = cue.strip()
+    if not cue:
+        raise ValueError("a cue must not be empty")
+    if not _CUE_RE.match(cue):
+        raise ValueError(f"malformed cue {cue!r}: empty term or alternative around '+' or '|'")
+    for term in cue.split("+"):
+        for alt in term.split("|"):
+            if not alt.strip().rstrip("="):
+                raise ValueError(f"malformed cue {cue!r}: empty alternative")
+    return cue
+
+
+class LocalizedCues(_Strict):
+    """Detection cues per language, each a list of at least one cue."""
+
+    en: list[str] = Field(min_length=1)
+    it: list[str] = Field(min_length=1)
+    ja: list[str] = Field(min_length=1)
+
+    def get(self, lang: str) -> list[str]:
+        return list(getattr(self, lang))
+
+    @field_validator("en", "it", "ja")
+    @classmethod
+    def _valid_cues(cls, cues: list[str]) -> list[str]:
+        return [_check_cue(c) for c in cues]
+
+
+class KeyPoint(_Strict):
+    """One idea a strong answer states, with how to detect it and probe for it."""
+
+    id: Slug
+    statement: LocalizedText
+    weight: float = Field(gt=0, le=10)
+    cues: LocalizedCues
+    probe: LocalizedText
+    sources: list[Slug] = Field(min_length=1)
+
+
+class Misconception(_Strict):
+    """A wrong claim candidates commonly make, and its correction."""
+
+    id: Slug
+    claim: NonEmpty
+    cues: LocalizedCues
+    correction: OptionalLocalizedText
+    penalty: float = Field(default=2.0, ge=0, le=10)
+
+
+class Reference(_Strict):
+    """A source: a paper (arXiv id), a documentation page (URL) or a book chapter."""
+
+    id: Slug
+    title: NonEmpty
+    arxiv: Annotated[str, Field(pattern=r"^\d{4}\.\d{4,5}(v\d+)?$")] | None = None
+    url: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
+    citation: str | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _has_locator(self) -> Reference:
+        if not (self.arxiv or self.url or self.citation):
+            raise ValueError("a reference needs an arxiv id, a url or a citation")
+        return self
+
+    def locator(self) -> str:
+        if self.arxiv:
+            return f"arXiv:{self.arxiv}"
+        return self.url or self.citation or ""
+
+
+class Rubric(_Strict):
+    """Weighted key points, misconceptions, references and a model-answer outline."""
+
+    key_points: list[KeyPoint] = Field(min_length=1, max_length=12)
+    misconceptions: list[Misconception] = Field(default_factory=list, max_length=8)
+    references: list[Reference] = Field(min_length=1)
+    model_answer: LocalizedList
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rubric:
+        _unique([k.id for k in self.key_points], "key point")
+        _unique([m.id for m in self.misconceptions], "misconception")
+        ref_ids = [r.id for r in self.references]
+        _unique(ref_ids, "reference")
+        for kp in self.key_points:
+            missing = [s for s in kp.sources if s not in ref_ids]
+            if missing:
+                raise ValueError(
+                    f"key point {kp.id!r} cites unknown reference(s) {', '.join(missing)}"
+                )
+        return self
+
+    @property
+    def total_weight(self) -> float:
+        return sum(k.weight for k in self.key_points)
+
+
+def _unique(ids: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for item in ids:
+        if item in seen:
+            raise ValueError(f"duplicate {what} id {item!r}")
+        seen.add(item)
+
+
+class Question(_Strict):
+    """A question with its texts in every language and its rubric."""
+
+    id: Slug
+    track: Track
+    topics: list[NonEmpty] = Field(min_length=1)
+    difficulty: Difficulty
+    text: LocalizedText
+    rubric: Rubric | None = None
