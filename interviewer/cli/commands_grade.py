@@ -1,0 +1,166 @@
+"""Headless grading commands: `grade` (one answer or a JSONL batch) and `schema grade`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from interviewer.batch import GradeResult, InputError, Request, check_answer, grade_batch, grade_request
+from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
+from interviewer.examiners.base import Examiner
+from interviewer.examiners.factory import ExaminerChoice, ExaminerConfigError, make_examiner
+from interviewer.examiners.grade import Grade
+from interviewer.render import grade_text_report
+
+EXAMINER = click.Choice(["offline", "llm"])
+
+
+def examiner_options(f):  # type: ignore[no-untyped-def]
+    f = click.option("--api-base", default=None, help="OpenAI-compatible base URL. Env: INTERVIEWER_API_BASE.")(f)
+    f = click.option("--model", default=None, help="LiteLLM model, e.g. openai/gpt-4.1-mini. Env: INTERVIEWER_MODEL.")(f)
+    f = click.option("--examiner", "examiner_kind", type=EXAMINER, default=None, help="Default: config, else offline.")(f)
+    return f
+
+
+def build_examiner(c: Ctx, kind: str | None, model: str | None, api_base: str | None) -> Examiner:
+    try:
+        return make_examiner(ExaminerChoice.from_config(c.config, kind, model, api_base))
+    except ExaminerConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def read_answer(answer: str | None, answer_file: str | None) -> str:
+    if (answer is None) == (answer_file is None):
+        raise click.UsageError("give exactly one of --answer TEXT or --answer-file FILE|-")
+    if answer_file is not None:
+        try:
+            if answer_file == "-":
+                answer = sys.stdin.read()
+            else:
+                answer = Path(answer_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"cannot read {answer_file}: {exc}", param_hint="--answer-file") from None
+    assert answer is not None
+    try:
+        return check_answer(answer)
+    except InputError as exc:
+        raise click.BadParameter(str(exc), param_hint="--answer") from None
+
+
+@cli.command()
+@click.option("--question", "-q", "qid", help="Question id, e.g. algo-05.")
+@click.option("--answer", default=None, help="The answer text.")
+@click.option("--answer-file", default=None, help="Read the answer from FILE, or - for stdin.")
+@click.option("--batch", "batch_file", type=click.Path(dir_okay=False, allow_dash=True), help="JSONL file of answers.")
+@click.option("--lang", type=LANG, default=None, help="Language of the answer (default: config).")
+@examiner_options
+@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True)
+@pass_ctx
+def grade(
+    c: Ctx,
+    qid: str | None,
+    answer: str | None,
+    answer_file: str | None,
+    batch_file: str | None,
+    lang: str | None,
+    examiner_kind: str | None,
+    model: str | None,
+    api_base: str | None,
+    concurrency: int,
+    fmt: str,
+) -> None:
+    """Grade one answer (--question with --answer/--answer-file) or a JSONL batch (--batch).
+
+    Batch lines: {"id", "question_id", "answer", "lang"?}. Output: one JSON line per input line,
+    in order. Exit 1 if any line failed.
+    """
+    lang = lang or c.config.lang
+    if batch_file:
+        if qid or answer or answer_file:
+            raise click.UsageError("--batch cannot be combined with --question/--answer/--answer-file")
+        sys.exit(_run_batch(c, batch_file, lang, examiner_kind, model, api_base, concurrency))
+    if not qid:
+        raise click.UsageError("give --question ID with --answer/--answer-file, or --batch FILE")
+    question = c.question(qid)
+    if question.rubric is None:
+        raise click.ClickException(f"question {qid} has no rubric to grade against")
+    text = read_answer(answer, answer_file)
+    examiner = build_examiner(c, examiner_kind, model, api_base)
+
+    async def go() -> tuple[GradeResult, Grade]:
+        try:
+            return await grade_request(examiner, c.bank(), Request(qid, qid, text, lang))
+        finally:
+            await examiner.aclose()
+
+    result, full = asyncio.run(go())
+    if fmt == "json":
+        click.echo(result.model_dump_json())
+    else:
+        click.echo(grade_text_report(full, question, follow_up=result.follow_up))
+
+
+def _run_batch(
+    c: Ctx, path: str, lang: str, kind: str | None, model: str | None, api_base: str | None, concurrency: int
+) -> int:
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--batch") from None
+    lines = raw.splitlines()
+    bank = c.bank()
+    examiner = build_examiner(c, kind, model, api_base)
+    total = sum(1 for line in lines if line.strip())
+    progress = _Progress(total, enabled=examiner.name != "offline" and sys.stderr.isatty())
+    failed = 0
+
+    async def go() -> int:
+        nonlocal failed
+        try:
+            async for result in grade_batch(lines, bank, examiner, lang, concurrency, progress.tick):
+                failed += "error" in result
+                sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        finally:
+            await examiner.aclose()
+            progress.close()
+        return 1 if failed else 0
+
+    code = asyncio.run(go())
+    if failed:
+        click.echo(f"{failed} of {total} line(s) failed", err=True)
+    return code
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only for slow examiners on a terminal)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.enabled:
+            width = 30
+            filled = int(width * self.done / max(1, self.total))
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+@cli.group()
+def schema() -> None:
+    """JSON schemas of the headless outputs."""
+
+
+@schema.command("grade")
+def schema_grade() -> None:
+    """Print the JSON schema of one grade result."""
+    click.echo(json.dumps(GradeResult.model_json_schema(), indent=2))

@@ -1,0 +1,184 @@
+"""`interviewer run --plain`: the interview in a plain terminal, and the TUI launcher.
+
+The plain mode reads answers from stdin until a line holding only `.` (or
+EOF), so it works through pipes, for scripts and for screen readers. All text
+it prints is stripped of control and escape sequences.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from typing import TextIO
+
+import click
+
+from interviewer.bank.loader import Bank
+from interviewer.cli.commands_grade import build_examiner, examiner_options
+from interviewer.cli.main import LANG, TRACK, Ctx, cli, pass_ctx
+from interviewer.engine.interview import Interview
+from interviewer.engine.record import Plan
+from interviewer.examiners.offline.text import strip_control
+from interviewer.render import grade_text_report
+from interviewer.storage.db import StoreError, open_store
+
+END_MARK = "."
+
+
+def choose_questions(
+    bank: Bank, ids: str | None, track: str | None, count: int | None, seed: int | None = None
+) -> list[str]:
+    """The questions for a plan: explicit ids, or a random pick from a track (or all)."""
+    if ids:
+        chosen = [i.strip() for i in ids.split(",") if i.strip()]
+        unknown = [i for i in chosen if i not in bank]
+        if unknown:
+            raise click.BadParameter(f"unknown question id(s): {', '.join(unknown)}", param_hint="--questions")
+        return chosen[:count] if count else chosen
+    pool = [q.id for q in bank.questions if q.rubric is not None and (track is None or q.track == track)]
+    if not pool:
+        raise click.UsageError("no gradable questions match: check --track and the bank")
+    n = min(count or 3, len(pool))
+    return sorted(random.Random(seed).sample(pool, n), key=pool.index)
+
+
+def read_answer(stream: TextIO) -> str | None:
+    """Lines until one holding only `.`; None at EOF with nothing typed."""
+    lines: list[str] = []
+    for line in stream:
+        if line.rstrip("\r\n").strip() == END_MARK:
+            return "\n".join(lines)
+        lines.append(line.rstrip("\r\n"))
+    return "\n".join(lines) if lines else None
+
+
+class PlainIO:
+    """Writes the conversation; to stderr when stdout carries JSON."""
+
+    def __init__(self, json_mode: bool) -> None:
+        self.out = sys.stderr if json_mode else sys.stdout
+
+    def say(self, text: str = "", end: str = "\n") -> None:
+        self.out.write(strip_control(text) + end)
+        self.out.flush()
+
+
+async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
+    """Drive the engine from stdin to the end of the interview (or EOF)."""
+    total = len(interview.record.questions)
+    while not interview.finished:
+        q = interview.question()
+        if q is None:
+            interview.finish()
+            break
+        io.say(f"\n[{interview.index + 1}/{total}] {q.id}")
+        io.say(interview.question_text())
+        io.say(f"(answer; end with a line containing only '{END_MARK}'; ':skip' or ':idk' to pass)")
+        done = False
+        while not done:
+            answer = read_answer(stdin)
+            if answer is None:
+                io.say("\n(end of input: the interview is saved and can be resumed)")
+                return
+            cmd = answer.strip().lower()
+            if cmd in {":skip", ":idk"}:
+                grade = await (interview.skip() if cmd == ":skip" else interview.dont_know())
+                done = True
+            elif not cmd:
+                io.say("(empty answer: type something, or ':skip')")
+                continue
+            else:
+                step = await interview.submit_answer(answer)
+                if step.grade is not None and not step.question_done:
+                    io.say(grade_text_report(step.grade, q))
+                if step.probe is not None:
+                    io.say("\n> ", end="")
+                    async for chunk in step.probe:
+                        io.say(chunk, end="")
+                    io.say()
+                    interview.probe_done(step.probe)
+                    continue
+                grade = step.grade
+                done = True
+            if grade is not None and (interview.plan.feedback == "each"):
+                io.say()
+                io.say(grade_text_report(grade, q))
+        interview.advance()
+    if interview.plan.feedback == "end":
+        for qr in interview.record.questions:
+            if qr.grade is not None:
+                io.say()
+                io.say(grade_text_report(qr.grade, interview.bank.get(qr.question_id)))
+    overall = interview.record.overall()
+    if overall is not None:
+        io.say(f"\nInterview {interview.record.id}: mean score {overall:.1f}/10")
+
+
+@cli.command()
+@click.option("--plain", is_flag=True, help="Plain line mode (no TUI): pipes, scripts, screen readers.")
+@click.option("--questions", "ids", help="Comma-separated question ids.")
+@click.option("--track", type=TRACK, help="Pick questions from this track.")
+@click.option("--count", type=click.IntRange(1, 100), default=None, help="How many questions (default 3).")
+@click.option("--lang", type=LANG, default=None)
+@click.option("--follow-ups", type=click.IntRange(0, 10), default=None, help="Follow-up probes per question.")
+@click.option("--feedback", type=click.Choice(["each", "end"]), default="each", show_default=True)
+@click.option("--mode", type=click.Choice(["interview", "drill"]), default="interview", show_default=True)
+@click.option("--seed", type=int, default=None, help="Seed for the random question pick.")
+@examiner_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@pass_ctx
+def run(
+    c: Ctx,
+    plain: bool,
+    ids: str | None,
+    track: str | None,
+    count: int | None,
+    lang: str | None,
+    follow_ups: int | None,
+    feedback: str,
+    mode: str,
+    seed: int | None,
+    examiner_kind: str | None,
+    model: str | None,
+    api_base: str | None,
+    fmt: str,
+) -> None:
+    """Run an interview (the TUI unless --plain)."""
+    if not plain:
+        launch_tui(c)
+        return
+    plan = Plan(
+        question_ids=choose_questions(c.bank(), ids, track, count, seed),
+        lang=lang or c.config.lang,  # type: ignore[arg-type]
+        follow_ups=c.config.follow_ups if follow_ups is None else follow_ups,
+        feedback=feedback,  # type: ignore[arg-type]
+        mode=mode,  # type: ignore[arg-type]
+    )
+    examiner = build_examiner(c, examiner_kind, model, api_base)
+    io = PlainIO(json_mode=fmt == "json")
+    try:
+        store = open_store(c.config.data_dir)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    interview = Interview.start(plan, c.bank(), examiner, store, on_notice=lambda m: io.say(f"\n[!] {m}"))
+
+    async def go() -> None:
+        try:
+            await run_plain(interview, io, sys.stdin)
+        finally:
+            await examiner.aclose()
+
+    try:
+        asyncio.run(go())
+    finally:
+        store.close()
+    if fmt == "json":
+        click.echo(interview.record.model_dump_json(indent=2))
+
+
+def launch_tui(c: Ctx) -> None:
+    """Open the Textual app (imported only now: the CLI stays fast without it)."""
+    from interviewer.tui.app import InterviewerApp
+
+    InterviewerApp(c.config, c.extra_banks).run()

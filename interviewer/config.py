@@ -1,0 +1,77 @@
+"""Where the app keeps its state, and the user's config file.
+
+All state lives under one data directory: `--data-dir`, else `INTERVIEWER_HOME`,
+else the platform's user data directory. The config is `config.toml` there.
+API keys are never part of the config: they come from the environment only.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+CONFIG_NAME = "config.toml"
+
+
+class ConfigError(Exception):
+    """The config file is unreadable or invalid; the message names file and field."""
+
+
+class Config(BaseModel):
+    """User settings (config.toml). Every field is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lang: Literal["en", "it", "ja"] = "en"
+    examiner: Literal["offline", "llm"] = "offline"
+    model: str | None = Field(default=None, description="LiteLLM model, e.g. openai/gpt-4.1-mini")
+    api_base: str | None = Field(default=None, description="OpenAI-compatible base URL")
+    fallback_models: list[str] = Field(default_factory=list)
+    follow_ups: int = Field(default=2, ge=0, le=10)
+    max_cost: float | None = Field(default=None, ge=0)
+    timeout: float = Field(default=60.0, gt=0)
+    banks: list[Path] = Field(default_factory=list)
+    theme: Literal["dark", "light"] = "dark"
+    data_dir: Path = Field(default=Path("."), exclude=True)
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "interviewer.db"
+
+
+def default_data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("interviewer", appauthor=False))
+
+
+def resolve_data_dir(data_dir: Path | None) -> Path:
+    if data_dir is not None:
+        return data_dir.expanduser()
+    env = os.environ.get("INTERVIEWER_HOME")
+    return Path(env).expanduser() if env else default_data_dir()
+
+
+def load_config(data_dir: Path | None = None) -> Config:
+    """Read `config.toml` from the data directory; defaults when it does not exist."""
+    root = resolve_data_dir(data_dir)
+    path = root / CONFIG_NAME
+    data: dict[str, object] = {}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+    try:
+        cfg = Config.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: {loc}: {first['msg']}") from None
+    cfg.data_dir = root
+    cfg.banks = [b if b.is_absolute() else root / b for b in cfg.banks]
+    return cfg

@@ -1,0 +1,262 @@
+"""The interview engine: question -> answer -> probe(s) -> grade -> next.
+
+No UI code here. The TUI, the plain line mode and the headless commands all
+drive this one object. Every change is handed to the store before the
+examiner is asked anything, so a crash never loses a submitted answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from interviewer.bank.loader import Bank
+from interviewer.bank.models import Question
+from interviewer.engine.record import Plan, QuestionRecord, SessionRecord, TurnRecord, now
+from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
+from interviewer.examiners.errors import ExaminerUnavailable
+from interviewer.examiners.grade import Grade
+from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer, analyse
+
+log = logging.getLogger(__name__)
+
+HINT_PENALTY = 0.5
+
+
+class SessionStore(Protocol):
+    """Where the engine commits the record; the SQLite store implements it."""
+
+    def save_session(self, record: SessionRecord) -> None: ...
+
+
+@dataclass
+class Step:
+    """What happened after a reply: a probe to stream, and/or a grade."""
+
+    probe: Probe | None = None
+    grade: Grade | None = None
+    question_done: bool = False
+
+
+class Interview:
+    """One interview in progress, rebuilt from its record at any point."""
+
+    def __init__(
+        self,
+        record: SessionRecord,
+        bank: Bank,
+        examiner: Examiner,
+        store: SessionStore | None = None,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> None:
+        missing = [q for q in record.plan.question_ids if q not in bank]
+        if missing:
+            raise KeyError(f"unknown question id(s): {', '.join(missing)}")
+        self.record = record
+        self.bank = bank
+        self.examiner = examiner
+        self.store = store
+        self.on_notice = on_notice or (lambda _msg: None)
+        self._offline = examiner if isinstance(examiner, OfflineExaminer) else OfflineExaminer()
+        self._degraded = False
+        if not record.questions:
+            record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
+        record.examiner = examiner.name
+        self._open_current()
+
+    @classmethod
+    def start(
+        cls, plan: Plan, bank: Bank, examiner: Examiner, store: SessionStore | None = None, **kw: object
+    ) -> Interview:
+        return cls(SessionRecord(plan=plan), bank, examiner, store, **kw)  # type: ignore[arg-type]
+
+    # -- state ----------------------------------------------------------------
+    @property
+    def plan(self) -> Plan:
+        return self.record.plan
+
+    @property
+    def finished(self) -> bool:
+        return self.record.finished
+
+    @property
+    def index(self) -> int:
+        return self.record.current
+
+    def current(self) -> QuestionRecord | None:
+        if self.record.current >= len(self.record.questions):
+            return None
+        return self.record.questions[self.record.current]
+
+    def question(self) -> Question | None:
+        cur = self.current()
+        return self.bank.get(cur.question_id) if cur else None
+
+    def question_text(self) -> str:
+        q = self.question()
+        return q.text.get(self.plan.lang) if q else ""
+
+    def exchange(self) -> Exchange:
+        cur, q = self.current(), self.question()
+        if cur is None or q is None:
+            raise RuntimeError("the interview is finished")
+        max_probes = self.plan.follow_ups
+        if self.plan.mode == "drill" and q.rubric:
+            max_probes = len(q.rubric.key_points)
+        return Exchange(
+            q,
+            self.plan.lang,
+            [Turn(t.role, t.kind, t.text, t.key_point_id) for t in cur.turns],
+            max_probes=max_probes,
+            hints_used=len(cur.hints),
+        )
+
+    def awaiting_answer(self) -> bool:
+        cur = self.current()
+        return cur is not None and cur.status == "active"
+
+    def _save(self) -> None:
+        if self.store is not None:
+            self.store.save_session(self.record)
+
+    def _open_current(self) -> None:
+        cur = self.current()
+        if cur is None:
+            if not self.record.finished_at:
+                self.record.finished_at = now()
+            return
+        if cur.status == "pending":
+            cur.status = "active"
+            cur.started_at = now()
+            cur.turns.append(TurnRecord(role="examiner", kind="question", text=self.question_text()))
+
+    def _examiner(self) -> Examiner:
+        return self._offline if self._degraded else self.examiner
+
+    def _degrade(self, exc: Exception) -> None:
+        self._degraded = True
+        msg = f"{exc} — continuing with the offline examiner; nothing you wrote is lost."
+        self.record.notes.append(msg)
+        self.on_notice(msg)
+
+    # -- actions --------------------------------------------------------------
+    async def submit_answer(self, text: str) -> Step:
+        """Store the answer, then ask the examiner for a probe or a grade."""
+        cur = self.current()
+        if cur is None or cur.status != "active":
+            raise RuntimeError("no question is waiting for an answer")
+        cur.turns.append(TurnRecord(role="candidate", kind="answer", text=text))
+        self._save()  # committed before any examiner sees it
+        interim = None
+        if self.plan.mode == "drill":
+            interim = await self._grade()
+            cur.interim_grades.append(interim)
+            self._save()
+        probe = await self._next_probe()
+        if probe is not None:
+            return Step(probe=probe, grade=interim)
+        grade = interim or await self._grade()
+        return Step(grade=self._close(grade, "graded"), question_done=True)
+
+    async def _next_probe(self) -> Probe | None:
+        exchange = self.exchange()
+        if self.plan.mode == "drill" and exchange.question.rubric is not None:
+            coverage = analyse(exchange.question, exchange.candidate_text(), exchange.lang).coverage()
+            if all(v >= COVERED for v in coverage.values()):
+                return None
+        try:
+            return await self._examiner().next_probe(exchange)
+        except ExaminerUnavailable as exc:
+            self._degrade(exc)
+            return await self._offline.next_probe(exchange)
+
+    async def _grade(self) -> Grade:
+        exchange = self.exchange()
+        try:
+            return await self._examiner().grade(exchange)
+        except ExaminerUnavailable as exc:
+            self._degrade(exc)
+            return await self._offline.grade(exchange)
+
+    def probe_done(self, probe: Probe) -> None:
+        """Commit a streamed probe (complete or cancelled, partial text kept)."""
+        cur = self.current()
+        if cur is None:
+            return
+        cur.turns.append(
+            TurnRecord(
+                role="examiner",
+                kind="probe",
+                text=probe.text,
+                key_point_id=probe.key_point_id,
+                cancelled=probe.cancelled,
+            )
+        )
+        self._save()
+
+    async def stop_probing(self) -> Grade:
+        """The candidate ends the follow-ups: grade what is there."""
+        grade = await self._grade()
+        return self._close(grade, "graded")
+
+    async def skip(self) -> Grade:
+        return await self._give_up("skip", "(skipped)")
+
+    async def dont_know(self) -> Grade:
+        return await self._give_up("dont_know", "I don't know.")
+
+    async def _give_up(self, kind: str, text: str) -> Grade:
+        cur = self.current()
+        if cur is None or cur.status != "active":
+            raise RuntimeError("no question is waiting for an answer")
+        cur.turns.append(TurnRecord(role="candidate", kind=kind, text=text))  # type: ignore[arg-type]
+        self._save()
+        answered = bool(cur.answers())
+        grade = await self._grade() if answered else await self._offline.grade(self.exchange())
+        return self._close(grade, "graded" if answered else "skipped")
+
+    def hint(self) -> str | None:
+        """Reveal one cue of the highest-weight uncovered key point; costs points."""
+        cur, exchange = self.current(), self.exchange()
+        rubric = exchange.question.rubric
+        if cur is None or rubric is None:
+            return None
+        coverage = analyse(exchange.question, exchange.candidate_text(), exchange.lang).coverage()
+        open_points = [k for k in rubric.key_points if coverage[k.id] < COVERED]
+        if not open_points:
+            return None
+        kp = open_points[len(cur.hints) % len(open_points)]
+        cue = kp.cues.get(self.plan.lang)[0]
+        words = [term.split("|")[0].strip().rstrip("=") for term in cue.split("+")]
+        hint = " · ".join(words)
+        cur.hints.append(hint)
+        cur.turns.append(TurnRecord(role="examiner", kind="hint", text=hint, key_point_id=kp.id))
+        self._save()
+        return hint
+
+    def _close(self, grade: Grade, status: str) -> Grade:
+        cur = self.current()
+        assert cur is not None
+        cur.grade = grade
+        cur.status = status  # type: ignore[assignment]
+        cur.finished_at = now()
+        self._save()
+        return grade
+
+    def advance(self) -> Question | None:
+        """Move to the next question (after a grade); None when the interview is over."""
+        cur = self.current()
+        if cur is not None and cur.status == "active":
+            raise RuntimeError("the current question is not finished")
+        self.record.current += 1
+        self._open_current()
+        self._save()
+        return self.question()
+
+    def finish(self) -> None:
+        """End early: remaining questions stay pending and the interview is closed."""
+        if not self.record.finished_at:
+            self.record.finished_at = now()
+        self._save()

@@ -1,0 +1,126 @@
+"""The grade of one question's exchange, shared by every examiner.
+
+The overall score is always computed here, from criterion scores, weights and
+misconception penalties, never taken from a model: an examiner reports what
+it found, and this module turns it into a number the same way for everyone.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from interviewer.bank.models import Question
+
+Verdict = Literal["strong", "solid", "partial", "weak", "no answer"]
+
+
+class CriterionScore(BaseModel):
+    """One rubric key point: how much of it the candidate covered, and their words as evidence."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    statement: str = ""
+    weight: float = Field(gt=0)
+    score: float = Field(ge=0)
+    max: float = Field(gt=0)
+    evidence: list[str] = Field(default_factory=list, description="exact quotes from the candidate")
+
+
+class DetectedMisconception(BaseModel):
+    """A wrong claim found in the answer, with the candidate's words and the correction."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    claim: str = ""
+    quote: str
+    correction: str
+    penalty: float = Field(default=2.0, ge=0)
+
+
+class Grade(BaseModel):
+    """Rubric-graded feedback for one question."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question_id: str
+    lang: str = "en"
+    examiner: str
+    criteria: list[CriterionScore]
+    misconceptions: list[DetectedMisconception] = Field(default_factory=list)
+    hint_penalty: float = Field(default=0.0, ge=0)
+    overall: float = Field(ge=0, le=10)
+    max_score: float = 10.0
+    verdict: Verdict
+    strengths: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+    strong_answer_adds: list[str] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list)
+    note: str | None = Field(default=None, description="e.g. why an LLM grade fell back to offline")
+
+
+def compute_overall(
+    criteria: list[CriterionScore], misconceptions: list[DetectedMisconception], hint_penalty: float = 0.0
+) -> float:
+    """10 x covered weight / total weight, minus penalties, clamped to 0..10, one decimal."""
+    total = sum(c.max for c in criteria)
+    if total <= 0:
+        return 0.0
+    covered = sum(min(c.score, c.max) for c in criteria)
+    raw = 10.0 * covered / total - sum(m.penalty for m in misconceptions) - hint_penalty
+    return round(min(10.0, max(0.0, raw)), 1)
+
+
+def verdict_for(score: float, answered: bool = True) -> Verdict:
+    if not answered:
+        return "no answer"
+    if score >= 8.0:
+        return "strong"
+    if score >= 6.0:
+        return "solid"
+    if score >= 3.5:
+        return "partial"
+    return "weak"
+
+
+def finish_grade(
+    question: Question,
+    lang: str,
+    examiner: str,
+    criteria: list[CriterionScore],
+    misconceptions: list[DetectedMisconception],
+    *,
+    answered: bool = True,
+    hint_penalty: float = 0.0,
+    note: str | None = None,
+) -> Grade:
+    """Build a Grade: compute the score in code and fill in the rubric-derived feedback."""
+    overall = compute_overall(criteria, misconceptions, hint_penalty) if answered else 0.0
+    rubric = question.rubric
+    by_id = {k.id: k for k in rubric.key_points} if rubric else {}
+    strengths, gaps = [], []
+    for c in criteria:
+        kp = by_id.get(c.id)
+        text = kp.statement.get(lang) if kp else c.statement
+        if c.score >= 0.75 * c.max:
+            strengths.append(text)
+        else:
+            gaps.append(text)
+    return Grade(
+        question_id=question.id,
+        lang=lang,
+        examiner=examiner,
+        criteria=criteria,
+        misconceptions=misconceptions,
+        hint_penalty=hint_penalty,
+        overall=overall,
+        verdict=verdict_for(overall, answered),
+        strengths=strengths,
+        gaps=gaps,
+        strong_answer_adds=rubric.model_answer.get(lang) if rubric else [],
+        references=[f"{r.title} ({r.locator()})" for r in rubric.references] if rubric else [],
+        note=note,
+    )

@@ -1,0 +1,215 @@
+"""Compile rubric cues and find them in an answer.
+
+The cue syntax is documented in `interviewer.bank.models`. Matching is done
+against an index of the answer built once, so grading a whole rubric costs a
+few bisects per cue instead of a scan of the text per cue.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from interviewer.examiners.offline.text import Sentence, fold, fold_ja, latin_tokens, split_sentences
+
+LATIN_NEGATORS = frozenset(
+    ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "ne", "nessun", "nessuna", "nessuno", "niente", "nulla", "instead", "rather", "invece", "anziche"]
+)
+# "not only X but also Y" affirms X.
+_NOT_NEGATING_NEXT = frozenset(["only", "just", "solo", "soltanto", "necessarily"])
+LATIN_WINDOW = 4
+
+JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく")
+# Words that contain a negator's characters but do not negate.
+JA_NOT_NEGATING = ("少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく")
+JA_WINDOW = 14
+JA_CLAUSE = "、。,，；;！？!?\n"
+
+
+@dataclass(frozen=True)
+class Alt:
+    """One alternative: a phrase of words (Latin) or a substring (Japanese)."""
+
+    words: tuple[str, ...]
+    exact: tuple[bool, ...]
+    raw: str
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A compiled cue: every term must match in one sentence."""
+
+    source: str
+    terms: tuple[tuple[Alt, ...], ...]
+
+
+def _compile_alt(alt: str, japanese: bool) -> Alt:
+    alt = alt.strip()
+    if japanese:
+        body = fold_ja(alt.rstrip("="))
+        return Alt((body,), (False,), alt)
+    forced = alt.endswith("=")
+    words = tuple(w for w in latin_tokens(alt.rstrip("=")) if w != ",")
+    exact = tuple(forced or len(w) <= 3 for w in words)
+    return Alt(words, exact, alt)
+
+
+@lru_cache(maxsize=8192)
+def compile_cue(cue: str, japanese: bool) -> Cue:
+    terms = []
+    for term in cue.split("+"):
+        alts = tuple(a for a in (_compile_alt(x, japanese) for x in term.split("|")) if a.words and a.words[0])
+        if alts:
+            terms.append(alts)
+    return Cue(cue, tuple(terms))
+
+
+@dataclass
+class Match:
+    """Where a cue matched: the sentence index and its exact text."""
+
+    sentence: int
+    quote: str
+
+
+@dataclass
+class AnswerIndex:
+    """The answer split into sentences and indexed for fast cue lookup."""
+
+    text: str
+    japanese: bool
+    sentences: list[Sentence]
+    tokens: list[str] = field(default_factory=list)
+    token_sentence: list[int] = field(default_factory=list)
+    positions: dict[str, list[int]] = field(default_factory=dict)
+    vocab: list[str] = field(default_factory=list)
+    ja_text: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, sentences: list[Sentence], japanese: bool) -> AnswerIndex:
+        idx = cls(" ".join(s.text for s in sentences), japanese, sentences)
+        if japanese:
+            idx.ja_text = [fold_ja(s.text) for s in sentences]
+            return idx
+        positions: dict[str, list[int]] = defaultdict(list)
+        for si, s in enumerate(sentences):
+            for tok in latin_tokens(s.text):
+                positions[tok].append(len(idx.tokens))
+                idx.tokens.append(tok)
+                idx.token_sentence.append(si)
+        idx.positions = dict(positions)
+        idx.vocab = sorted(positions)
+        return idx
+
+    # -- Latin -----------------------------------------------------------------
+    def _word_positions(self, word: str, exact: bool) -> list[int]:
+        if exact:
+            return self.positions.get(word, [])
+        out: list[int] = []
+        i = bisect.bisect_left(self.vocab, word)
+        while i < len(self.vocab) and self.vocab[i].startswith(word):
+            out.extend(self.positions[self.vocab[i]])
+            i += 1
+        return out
+
+    def _alt_spans(self, alt: Alt) -> list[tuple[int, int]]:
+        spans = []
+        for start in self._word_positions(alt.words[0], alt.exact[0]):
+            end = start + 1
+            ok = True
+            for w, ex in zip(alt.words[1:], alt.exact[1:], strict=True):
+                if end >= len(self.tokens) or self.token_sentence[end] != self.token_sentence[start]:
+                    ok = False
+                    break
+                tok = self.tokens[end]
+                if not (tok == w if ex else tok.startswith(w)):
+                    ok = False
+                    break
+                end += 1
+            if ok:
+                spans.append((start, end))
+        return spans
+
+    def _negated_latin(self, start: int, covered: set[int]) -> bool:
+        sent = self.token_sentence[start]
+        i, seen = start - 1, 0
+        while i >= 0 and seen < LATIN_WINDOW and self.token_sentence[i] == sent:
+            tok = self.tokens[i]
+            if tok == ",":
+                return False
+            if tok in LATIN_NEGATORS and i not in covered:
+                nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
+                if nxt not in _NOT_NEGATING_NEXT:
+                    return True
+            i -= 1
+            seen += 1
+        return False
+
+    def _match_latin(self, cue: Cue) -> list[int]:
+        per_term = [[sp for alt in term for sp in self._alt_spans(alt)] for term in cue.terms]
+        if any(not spans for spans in per_term):
+            return []
+        covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
+        sentence_sets = []
+        for spans in per_term:
+            sentence_sets.append(
+                {self.token_sentence[s] for s, _ in spans if not self._negated_latin(s, covered)}
+            )
+        return sorted(set.intersection(*sentence_sets))
+
+    # -- Japanese --------------------------------------------------------------
+    def _negated_ja(self, text: str, end: int, covered: list[tuple[int, int]]) -> bool:
+        window = text[end : end + JA_WINDOW]
+        for i, ch in enumerate(window):
+            if ch in JA_CLAUSE:
+                window = window[:i]
+                break
+        for neg in JA_NEGATORS:
+            pos = window.find(neg)
+            while pos >= 0:
+                abs_pos = end + pos
+                inside_cue = any(s <= abs_pos < e for s, e in covered)
+                benign = any(
+                    neg in b and abs_pos >= b.index(neg) and text.startswith(b, abs_pos - b.index(neg)) for b in JA_NOT_NEGATING
+                )
+                if not inside_cue and not benign:
+                    return True
+                pos = window.find(neg, pos + 1)
+        return False
+
+    def _match_ja(self, cue: Cue) -> list[int]:
+        out = []
+        for si, text in enumerate(self.ja_text):
+            spans_per_term = []
+            for term in cue.terms:
+                spans = []
+                for alt in term:
+                    needle = alt.words[0]
+                    p = text.find(needle)
+                    while p >= 0:
+                        spans.append((p, p + len(needle)))
+                        p = text.find(needle, p + 1)
+                spans_per_term.append(spans)
+            if any(not s for s in spans_per_term):
+                continue
+            covered = [sp for spans in spans_per_term for sp in spans]
+            if all(any(not self._negated_ja(text, e, covered) for _, e in spans) for spans in spans_per_term):
+                out.append(si)
+        return out
+
+    # -- Public ----------------------------------------------------------------
+    def find(self, cue: Cue) -> list[Match]:
+        """Sentences in which every term of the cue matches, un-negated."""
+        if not cue.terms:
+            return []
+        hits = self._match_ja(cue) if self.japanese else self._match_latin(cue)
+        return [Match(i, self.sentences[i].text) for i in hits]
+
+
+def index_answer(text: str, japanese: bool) -> AnswerIndex:
+    return AnswerIndex.build(split_sentences(text), japanese)
+
+
+__all__ = ["AnswerIndex", "Cue", "Match", "compile_cue", "fold", "index_answer"]

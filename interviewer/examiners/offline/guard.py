@@ -1,0 +1,49 @@
+"""Find sentences addressed to the grader rather than answering the question.
+
+Candidate text is data: a sentence that asks for a score, gives orders to the
+examiner or fakes a verdict is dropped before grading, so it can neither add
+credit nor trigger anything.
+"""
+
+from __future__ import annotations
+
+import re
+
+from interviewer.examiners.offline.text import fold
+
+_PATTERNS = [
+    # orders to ignore or override instructions
+    r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(instruction|rubric|prompt|rule|previous|above|guideline)",
+    r"\b(ignora|dimentica|trascura)\b.{0,40}\b(istruzion|rubrica|prompt|regol|precedent)",
+    # the grader / examiner addressed
+    r"\b(dear|hey|hi|attention|note to)\s+(grader|examiner|evaluator|assessor|marker|reviewer|judge|ai|model)",
+    r"\b(grader|examiner|evaluator|assessor|marker|valutatore|esaminatore|correttore)\b"
+    r".{0,60}\b(you|please|give|award|10|punteggio|voto|dai|assegna|devi)\b",
+    r"\b(you|please)\b.{0,40}\b(grader|examiner|evaluator|assessor|marker)\b",
+    r"\byou are (an? )?(ai|llm|language model|assistant|grader|examiner)",
+    r"\b(as an ai|system prompt|system message|new instructions|developer mode|jailbreak)",
+    r"^\s*(system|assistant|developer)\s*:",
+    r"\[(system|inst)\]|<\s*/?\s*(system|instructions?|answer|candidate|rubric)[^>]*>",
+    # requests for a score
+    r"\b(give|award|assign|grant|mark|rate|score)\b.{0,30}\b(me|this|my|the answer|it)\b.{0,30}"
+    r"\b(10|ten|full|maximum|max|perfect|top|highest|high|100)\b",
+    r"\b(full|maximum|perfect|top)\s+(marks?|score|points?|grade)",
+    r"\b(10|ten)\s*(/|out of|su)\s*(10|ten|dieci)\b",
+    r"\b(deserves?|merits?|merita|meritano)\b.{0,30}\b(10|ten|full|maximum|perfect|high|massimo|pieni)",
+    r"\b(dammi|dai|assegna|assegnami|metti)\b.{0,30}\b(10|dieci|massimo|pieni|punteggio|voto)",
+    r"\b(punteggio|voto)\s+(massimo|pieno|perfetto)",
+    r"\"?(score|overall|grade|verdict)\"?\s*:\s*\"?(10|[0-9]|strong|pass)",
+]
+_LATIN = re.compile("|".join(f"(?:{p})" for p in _PATTERNS))
+
+_JA = re.compile(
+    r"(採点者|評価者|試験官|採点AI|採点モデル|審査員|グレーダー|grader|examiner)"
+    r"|満点|10点|10/10|１０点|高得点|最高点|高い点|高評価をつけ|点数をつけ|点をつけ|点をください|点をあげ"
+    r"|指示を無視|指示は無視|以前の指示|これまでの指示|ルールを無視|システムプロンプト|system\s*:"
+)
+
+
+def is_grader_addressed(sentence: str) -> bool:
+    """True for a sentence that talks to the grader instead of answering."""
+    folded = fold(sentence)
+    return bool(_LATIN.search(folded) or _JA.search(folded))

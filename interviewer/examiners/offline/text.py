@@ -1,0 +1,124 @@
+"""Text handling for the offline examiner: normalising, sentences, tokens.
+
+Kept apart from matching so the rules for English, Italian and Japanese text
+live in one place and can be property-tested on their own.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Sentence ends: Western and Japanese punctuation, semicolons, line breaks.
+_SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
+_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|,")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
+_LIST_SEP = re.compile(r"[,、/·•|]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+
+# Words that make a sentence an explanation rather than a list of nouns.
+FUNCTION_WORDS = frozenset(
+    ["is", "are", "was", "were", "be", "been", "being", "because", "so", "since", "therefore", "thus", "which", "that", "this", "these", "those", "the", "a", "an", "to", "of", "by", "it", "its", "when", "if", "than", "then", "into", "from", "with", "for", "on", "at", "as", "does", "do", "can", "will", "would", "should", "must", "may", "might", "has", "have", "had", "why", "how", "what", "where", "while", "whereas", "e", "il", "lo", "la", "le", "gli", "i", "un", "una", "uno", "di", "del", "della", "dei", "degli", "delle", "per", "da", "con", "su", "che", "perche", "quindi", "poiche", "quando", "se", "come", "cosa", "sono", "ha", "hanno", "viene", "vengono", "essere", "si", "non", "al", "alla", "ai", "nel", "nella"]
+)
+JA_PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "ので", "から", "ため", "ます", "です", "する", "れる")
+
+
+def strip_control(text: str) -> str:
+    """Remove terminal escape sequences and control characters (newline and tab kept)."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
+
+
+def is_japanese(text: str) -> bool:
+    """True when a meaningful share of the letters are kana or kanji."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    return sum(1 for c in letters if _CJK.match(c)) / len(letters) > 0.2
+
+
+def fold(text: str) -> str:
+    """Lowercase, NFKC, accents removed: 'Perché' -> 'perche'."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def fold_ja(text: str) -> str:
+    """NFKC and lowercase only: kana must keep their voicing marks."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+_CONTRACTIONS = (
+    ("n't", " not"),
+    ("n’t", " not"),
+    ("cannot", "can not"),
+    ("won't", "will not"),
+)
+
+
+def latin_tokens(text: str) -> list[str]:
+    """Words (and commas, kept as clause marks) of an English or Italian sentence."""
+    t = fold(text)
+    for a, b in _CONTRACTIONS:
+        t = t.replace(a, b)
+    t = t.replace("’", "'").replace("-", " ").replace("_", " ")
+    # Italian elisions: "l'importanza" -> "l importanza"
+    t = re.sub(r"\b([a-z]{1,3})'(?=[a-z])", r"\1 ", t)
+    return _WORD.findall(t)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of the answer: its exact text (for quotes) and where it starts."""
+
+    text: str
+    start: int
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Split an answer into sentences, keeping each one's exact original text."""
+    out: list[Sentence] = []
+    pos = 0
+    for m in _SENT_END.finditer(text):
+        _append(out, text, pos, m.start())
+        pos = m.end()
+    _append(out, text, pos, len(text))
+    return out
+
+
+def _append(out: list[Sentence], text: str, start: int, end: int) -> None:
+    chunk = text[start:end]
+    stripped = chunk.strip()
+    if not stripped:
+        return
+    lead = len(chunk) - len(chunk.lstrip())
+    out.append(Sentence(stripped, start + lead))
+
+
+def explanation_quality(sentence: str, japanese: bool) -> float:
+    """1.0 for a sentence that explains; lower for fragments and bare lists of terms.
+
+    Buzzword lists use the right nouns without relating them: few words per
+    comma-separated item and no function words.
+    """
+    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", sentence)
+    segments = [s for s in _LIST_SEP.split(body) if s.strip()]
+    if japanese:
+        chars = len(re.sub(r"\s", "", body))
+        if chars < 10:
+            return 0.25
+        if len(segments) >= 4 and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
+            return 0.25
+        if not any(p in body for p in JA_PARTICLES):
+            return 0.25
+        return 1.0
+    words = [w for w in latin_tokens(body) if w != ","]
+    if len(words) < 4:
+        return 0.25
+    if len(segments) >= 4 and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
+        return 0.25
+    if not any(w in FUNCTION_WORDS for w in words):
+        return 0.25
+    return 1.0

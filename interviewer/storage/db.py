@@ -1,0 +1,192 @@
+"""SQLite storage: one file under the data directory, plain tables, WAL.
+
+Sessions are stored as their full JSON record (the engine's source of
+truth) plus a few indexed columns for listing. Each save is one committed
+transaction, so what the engine saved survives a crash or kill -9.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from interviewer.engine.record import SessionRecord
+
+SCHEMA_VERSION = 1
+
+# Forward migrations: MIGRATIONS[n] brings a database from version n to n + 1.
+MIGRATIONS: dict[int, list[str]] = {
+    0: [
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT,
+            mode TEXT NOT NULL,
+            examiner TEXT NOT NULL,
+            lang TEXT NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        "CREATE INDEX sessions_created ON sessions(created_at)",
+        """CREATE TABLE cards (
+            question_id TEXT PRIMARY KEY,
+            card TEXT NOT NULL,
+            due TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE reviews (
+            session_id TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            score REAL NOT NULL,
+            rating INTEGER NOT NULL,
+            reviewed_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, question_id)
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ],
+}
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message names the file and what to do."""
+
+
+class Store:
+    """The app's SQLite database."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        if existed:
+            _check_header(path)
+        else:
+            # Create the file with 0600 before SQLite opens it.
+            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+            os.close(fd)
+        try:
+            self.conn = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+            self.conn.execute("PRAGMA busy_timeout = 10000")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{path}: the database is unreadable ({exc}). It was left untouched; "
+                "move it aside to start a new one, or restore a backup with `interviewer import`."
+            ) from None
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(path) + suffix)
+            if p.exists():
+                os.chmod(p, 0o600)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: the database was written by a newer interviewer (schema {version}, "
+                f"this one knows {SCHEMA_VERSION}). Upgrade interviewer; the file was not changed."
+            )
+        while version < SCHEMA_VERSION:
+            with self.transaction() as conn:
+                for stmt in MIGRATIONS[version]:
+                    conn.execute(stmt)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+            version += 1
+
+    # -- sessions ---------------------------------------------------------------
+    def save_session(self, record: SessionRecord) -> None:
+        """Commit the whole record (one transaction)."""
+        from interviewer.engine.record import now
+
+        payload = record.model_dump_json()
+        with self.transaction() as conn:
+            conn.execute(
+                """INSERT INTO sessions (id, created_at, updated_at, finished_at, mode, examiner, lang, record)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT(id) DO UPDATE SET updated_at=excluded.updated_at,
+                     finished_at=excluded.finished_at, examiner=excluded.examiner, record=excluded.record""",
+                (
+                    record.id,
+                    record.created_at,
+                    now(),
+                    record.finished_at,
+                    record.plan.mode,
+                    record.examiner,
+                    record.plan.lang,
+                    payload,
+                ),
+            )
+
+    def load_session(self, session_id: str) -> SessionRecord:
+        row = self.conn.execute("SELECT record FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise KeyError(session_id)
+        return SessionRecord.model_validate_json(row[0])
+
+    def sessions(self, unfinished_only: bool = False) -> list[SessionRecord]:
+        sql = "SELECT record FROM sessions"
+        if unfinished_only:
+            sql += " WHERE finished_at IS NULL"
+        sql += " ORDER BY created_at, id"
+        return [SessionRecord.model_validate_json(r[0]) for r in self.conn.execute(sql)]
+
+    def latest_unfinished(self) -> SessionRecord | None:
+        row = self.conn.execute(
+            "SELECT record FROM sessions WHERE finished_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+        return SessionRecord.model_validate_json(row[0]) if row else None
+
+    # -- settings (last choices of the TUI) -----------------------------------
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, json.dumps(value)),
+            )
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not SQLite before SQLite can touch it."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the database: {exc}") from None
+    if head and head != b"SQLite format 3\x00":
+        raise StoreError(
+            f"{path}: this is not an interviewer database (not SQLite). It was left untouched; "
+            "move it aside to start a new one."
+        )
+
+
+def open_store(data_dir: Path) -> Store:
+    return Store(data_dir / "interviewer.db")

@@ -1,0 +1,84 @@
+"""Check a question's rubric against the offline examiner, for rubric authors.
+
+    python tools/check_rubric.py algo-05 [algo-06 ...]   (no ids: every question)
+
+For each question: every key point's statement (en/it/ja) must hit its own
+cues; no statement may trigger a misconception; each misconception's claim
+should trigger its own English cues; and the calibration answers in
+tests/data/calibration/<id>.yaml are graded next to their reference grades.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from interviewer.bank.loader import load_question  # noqa: E402
+from interviewer.bank.models import LANGS, Question  # noqa: E402
+from interviewer.calibration import load_calibration  # noqa: E402
+from interviewer.examiners.offline.examiner import analyse, grade_text  # noqa: E402
+
+
+def check(question: Question) -> int:
+    problems = 0
+    rubric = question.rubric
+    if rubric is None:
+        print(f"{question.id}: no rubric yet")
+        return 1
+    for lang in LANGS:
+        for kp in rubric.key_points:
+            a = analyse(question, kp.statement.get(lang), lang)
+            cov = a.coverage()[kp.id]
+            if cov < 0.75:
+                problems += 1
+                print(f"  [{lang}] statement of {kp.id!r} does not hit its own cues (coverage {cov:.2f})")
+            if a.misconceptions:
+                problems += 1
+                ids = ", ".join(m.id for m in a.misconceptions)
+                print(f"  [{lang}] statement of {kp.id!r} triggers misconception(s): {ids}")
+        full = "\n".join(kp.statement.get(lang) for kp in rubric.key_points)
+        g = grade_text(question, full, lang)
+        if g.overall < 9:
+            problems += 1
+            print(f"  [{lang}] all statements together score {g.overall} (< 9)")
+    for m in rubric.misconceptions:
+        a = analyse(question, m.claim, "en")
+        if m.id not in {x.id for x in a.misconceptions}:
+            print(f"  [en] warning: claim of misconception {m.id!r} does not trigger its own cues")
+    path = ROOT / "tests" / "data" / "calibration" / f"{question.id}.yaml"
+    if path.exists():
+        answers = load_calibration(path)
+        print(f"  calibration ({len(answers)} answers): ref -> offline")
+        for ans in answers:
+            g = grade_text(question, ans.answer, ans.lang)
+            flag = "  <-- off by >2.5" if abs(g.overall - ans.grade) > 2.5 else ""
+            mis = f" misconceptions={[m.id for m in g.misconceptions]}" if g.misconceptions else ""
+            print(f"    {ans.id:32s} {ans.kind:16s} {ans.lang} {ans.grade:4.1f} -> {g.overall:4.1f}{mis}{flag}")
+    else:
+        print(f"  no calibration file {path.relative_to(ROOT)}")
+    return problems
+
+
+def main(ids: list[str]) -> int:
+    files = [ROOT / "question_bank" / f"{i}.yaml" for i in ids] if ids else sorted(
+        (ROOT / "question_bank").glob("*.yaml")
+    )
+    total = 0
+    for f in files:
+        q, errs = load_question(f)
+        if q is None:
+            for e in errs:
+                print(e)
+            total += len(errs)
+            continue
+        print(f"{q.id}:")
+        total += check(q)
+    print("OK" if total == 0 else f"{total} problem(s)")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
