@@ -7,6 +7,7 @@ follow-up probe (or none), whose text may stream, and the grade.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -90,10 +91,8 @@ class Probe:
     async def _close(self) -> None:
         aclose = getattr(self._chunks, "aclose", None)
         if aclose is not None:
-            try:
+            with contextlib.suppress(RuntimeError, asyncio.CancelledError):  # already closed
                 await aclose()
-            except (RuntimeError, asyncio.CancelledError):  # already closed or being torn down
-                pass
         if self._on_close:
             self._on_close()
 

@@ -1,0 +1,68 @@
+"""Shared fixtures: an isolated data directory, the banks, and a network guard."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from interviewer.bank.loader import Bank, load_bank
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "data" / "fixtures"
+CALIBRATION = ROOT / "tests" / "data" / "calibration"
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    """Tests may only talk to this machine."""
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None and host not in ("127.0.0.1", "::1", "localhost") and not str(host).startswith("127."):
+        raise ConnectionRefusedError(f"tests must not reach the network (tried {host})")
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    monkeypatch.setenv("INTERVIEWER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    for var in ("INTERVIEWER_MODEL", "INTERVIEWER_API_BASE"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+@pytest.fixture(scope="session")
+def bank() -> Bank:
+    return load_bank()
+
+
+@pytest.fixture(scope="session")
+def demo_bank() -> Bank:
+    return load_bank([FIXTURES], include_builtin=False)
+
+
+def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run `python -m interviewer ...` in a subprocess, as a user would."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "interviewer", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=timeout,
+        cwd=ROOT,
+    )
