@@ -35,6 +35,9 @@ def choose_questions(
         unknown = [i for i in chosen if i not in bank]
         if unknown:
             raise click.BadParameter(f"unknown question id(s): {', '.join(unknown)}", param_hint="--questions")
+        ungraded = [i for i in chosen if bank.get(i).rubric is None]
+        if ungraded:
+            raise click.BadParameter(f"no rubric to grade against for: {', '.join(ungraded)}", param_hint="--questions")
         return chosen[:count] if count else chosen
     pool = [q.id for q in bank.questions if q.rubric is not None and (track is None or q.track == track)]
     if not pool:

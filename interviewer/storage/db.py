@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from interviewer.engine.record import SessionRecord
+from interviewer.storage.review import parse_time, review
 
 SCHEMA_VERSION = 1
 
@@ -41,11 +42,11 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
         """CREATE TABLE reviews (
             session_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
             question_id TEXT NOT NULL,
             score REAL NOT NULL,
-            rating INTEGER NOT NULL,
             reviewed_at TEXT NOT NULL,
-            PRIMARY KEY (session_id, question_id)
+            PRIMARY KEY (session_id, position)
         )""",
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ],
@@ -141,6 +142,107 @@ class Store:
                     payload,
                 ),
             )
+            self._review_new_grades(conn, record)
+
+    def _review_new_grades(self, conn: sqlite3.Connection, record: SessionRecord) -> None:
+        """Schedule each newly graded question of the record once (FSRS)."""
+        for pos, q in enumerate(record.questions):
+            if q.grade is None or q.finished_at is None:
+                continue
+            seen = conn.execute(
+                "SELECT 1 FROM reviews WHERE session_id = ? AND position = ?", (record.id, pos)
+            ).fetchone()
+            if seen:
+                continue
+            conn.execute(
+                "INSERT INTO reviews (session_id, position, question_id, score, reviewed_at) VALUES (?, ?, ?, ?, ?)",
+                (record.id, pos, q.question_id, q.grade.overall, q.finished_at),
+            )
+            self._apply_review(conn, q.question_id, q.grade.overall, q.finished_at)
+
+    @staticmethod
+    def _apply_review(conn: sqlite3.Connection, question_id: str, score: float, at: str) -> None:
+        row = conn.execute("SELECT card FROM cards WHERE question_id = ?", (question_id,)).fetchone()
+        card, due = review(question_id, row[0] if row else None, score, parse_time(at))
+        conn.execute(
+            """INSERT INTO cards (question_id, card, due, updated_at) VALUES (?, ?, ?, ?)
+               ON CONFLICT(question_id) DO UPDATE SET card=excluded.card, due=excluded.due,
+                 updated_at=excluded.updated_at""",
+            (question_id, card, due, at),
+        )
+
+    def rebuild_cards(self) -> None:
+        """Replay every graded question in time order (after an import)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM cards")
+            conn.execute("DELETE FROM reviews")
+            rows = conn.execute("SELECT record FROM sessions").fetchall()
+            graded = []
+            for (payload,) in rows:
+                rec = SessionRecord.model_validate_json(payload)
+                for pos, q in enumerate(rec.questions):
+                    if q.grade is not None and q.finished_at is not None:
+                        graded.append((q.finished_at, rec.id, pos, q.question_id, q.grade.overall))
+            for at, sid, pos, qid, score in sorted(graded):
+                conn.execute(
+                    "INSERT INTO reviews (session_id, position, question_id, score, reviewed_at) VALUES (?, ?, ?, ?, ?)",
+                    (sid, pos, qid, score, at),
+                )
+                self._apply_review(conn, qid, score, at)
+
+    def due(self, at: str | None = None) -> list[tuple[str, str, float]]:
+        """(question_id, due, last score) of the cards due now, weakest first."""
+        from interviewer.engine.record import now
+
+        rows = self.conn.execute(
+            """SELECT c.question_id, c.due,
+                      (SELECT r.score FROM reviews r WHERE r.question_id = c.question_id
+                       ORDER BY r.reviewed_at DESC, r.session_id DESC, r.position DESC LIMIT 1)
+               FROM cards c WHERE c.due <= ?""",
+            (at or now(),),
+        ).fetchall()
+        return sorted(((q, d, float(s)) for q, d, s in rows), key=lambda r: (r[2], r[1], r[0]))
+
+    def cards(self) -> list[tuple[str, str]]:
+        return [(q, d) for q, d in self.conn.execute("SELECT question_id, due FROM cards ORDER BY due")]
+
+    def reviews(self) -> list[tuple[str, str, float, str]]:
+        """(session_id, question_id, score, reviewed_at) in time order."""
+        return [
+            (s, q, float(sc), at)
+            for s, q, sc, at in self.conn.execute(
+                "SELECT session_id, question_id, score, reviewed_at FROM reviews ORDER BY reviewed_at, session_id, position"
+            )
+        ]
+
+    # -- backup ------------------------------------------------------------------
+    def export_all(self) -> dict[str, Any]:
+        from interviewer import __version__
+        from interviewer.engine.record import now
+
+        sessions = [json.loads(r[0]) for r in self.conn.execute("SELECT record FROM sessions ORDER BY created_at, id")]
+        return {
+            "format": "interviewer-backup",
+            "version": 1,
+            "app_version": __version__,
+            "exported_at": now(),
+            "sessions": sessions,
+            "settings": {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM settings")},
+        }
+
+    def import_all(self, data: dict[str, Any]) -> int:
+        """Merge a backup: sessions by id (idempotent), then rebuild the review cards."""
+        if not isinstance(data, dict) or data.get("format") != "interviewer-backup":
+            raise StoreError("not an interviewer backup (missing \"format\": \"interviewer-backup\")")
+        if int(data.get("version", 0)) > 1:
+            raise StoreError(f"backup version {data.get('version')} is newer than this interviewer understands")
+        records = [SessionRecord.model_validate(s) for s in data.get("sessions", [])]
+        for rec in records:
+            self.save_session(rec)
+        for key, value in (data.get("settings") or {}).items():
+            self.set_setting(key, value)
+        self.rebuild_cards()
+        return len(records)
 
     def load_session(self, session_id: str) -> SessionRecord:
         row = self.conn.execute("SELECT record FROM sessions WHERE id = ?", (session_id,)).fetchone()

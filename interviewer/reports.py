@@ -1,0 +1,172 @@
+"""Interview reports (Markdown, self-contained HTML, JSON) and history summaries.
+
+Built from the stored session record only, so a report looks the same
+whenever and wherever it is produced.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import defaultdict
+from typing import Any
+
+from interviewer.bank.loader import Bank
+from interviewer.engine.record import SessionRecord
+from interviewer.render import bar, grade_markdown
+
+
+def session_summary(rec: SessionRecord) -> dict[str, Any]:
+    """The per-interview shape of `history --format json`."""
+    return {
+        "id": rec.id,
+        "start": rec.created_at,
+        "end": rec.finished_at,
+        "mode": rec.plan.mode,
+        "lang": rec.plan.lang,
+        "examiner": rec.examiner,
+        "score": rec.overall(),
+        "notes": rec.notes,
+        "usage": rec.usage.model_dump(),
+        "questions": [
+            {
+                "question_id": q.question_id,
+                "status": q.status,
+                "answers": q.answers(),
+                "probes": [t.text for t in q.turns if t.kind == "probe"],
+                "score": q.grade.overall if q.grade else None,
+                "grade": q.grade.model_dump(mode="json") if q.grade else None,
+            }
+            for q in rec.questions
+        ],
+    }
+
+
+def report_json(rec: SessionRecord) -> str:
+    return json.dumps(session_summary(rec), ensure_ascii=False, indent=2)
+
+
+def report_markdown(rec: SessionRecord, bank: Bank) -> str:
+    overall = rec.overall()
+    lines = [
+        f"# Interview {rec.id}",
+        "",
+        f"- started {rec.created_at}, ended {rec.finished_at or 'not finished'}",
+        f"- mode {rec.plan.mode}, language {rec.plan.lang}, examiner {rec.examiner}",
+        f"- mean score {overall:.1f}/10" if overall is not None else "- not graded yet",
+    ]
+    for note in rec.notes:
+        lines.append(f"- note: {note}")
+    for n, q in enumerate(rec.questions, 1):
+        question = bank.get(q.question_id) if q.question_id in bank else None
+        lines += ["", f"## {n}. {q.question_id}", ""]
+        if question:
+            lines += [f"> {question.text.get(rec.plan.lang)}", ""]
+        for t in q.turns:
+            if t.kind == "question":
+                continue
+            who = "**You**" if t.role == "candidate" else "**Examiner**"
+            suffix = " _(cancelled)_" if t.cancelled else ""
+            lines.append(f"{who} ({t.kind}): {t.text}{suffix}")
+            lines.append("")
+        if q.grade and question:
+            lines.append(grade_markdown(q.grade, question))
+    return "\n".join(lines) + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
+.q{color:#444;font-style:italic}.turn{margin:.4rem 0}.you{color:#0b5394}.ex{color:#6a329f}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:.35rem;vertical-align:top;text-align:left}
+.bar{background:#eee;width:8rem;height:.7rem;border-radius:.35rem;overflow:hidden;display:inline-block}
+.fill{background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
+.score{font-size:1.1rem;font-weight:bold}
+@media (prefers-color-scheme: dark){body{background:#111;color:#eee}.q,.quote{color:#bbb}.bar{background:#333}}
+"""
+
+
+def report_html(rec: SessionRecord, bank: Bank) -> str:
+    """One self-contained HTML file: inline CSS, no scripts, no external resources."""
+    e = html.escape
+    parts = [
+        "<!doctype html><html lang='{}'><head><meta charset='utf-8'>".format(e(rec.plan.lang)),
+        f"<title>Interview {e(rec.id)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>Interview {e(rec.id)}</h1>",
+        f"<p>{e(rec.created_at)} · {e(rec.plan.mode)} · {e(rec.examiner)}",
+    ]
+    overall = rec.overall()
+    if overall is not None:
+        parts.append(f" · <span class='score'>{overall:.1f}/10</span>")
+    parts.append("</p>")
+    for note in rec.notes:
+        parts.append(f"<p class='mis'>{e(note)}</p>")
+    for n, q in enumerate(rec.questions, 1):
+        question = bank.get(q.question_id) if q.question_id in bank else None
+        parts.append(f"<h2>{n}. {e(q.question_id)}</h2>")
+        if question:
+            parts.append(f"<p class='q'>{e(question.text.get(rec.plan.lang))}</p>")
+        for t in q.turns:
+            if t.kind == "question":
+                continue
+            cls, who = ("you", "You") if t.role == "candidate" else ("ex", "Examiner")
+            parts.append(f"<p class='turn'><b class='{cls}'>{who}</b> ({e(t.kind)}): {e(t.text)}</p>")
+        g = q.grade
+        if g is None:
+            continue
+        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(g.verdict)} · {e(g.examiner)}</p>")
+        parts.append("<table><tr><th>Criterion</th><th>Weight</th><th>Score</th><th>Your words</th></tr>")
+        for c in g.criteria:
+            pct = round(100 * c.score / c.max)
+            quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or "<i>not covered</i>"
+            parts.append(
+                f"<tr><td>{e(c.statement or c.id)}</td><td>{c.weight:g}</td>"
+                f"<td><span class='bar' title='{pct}%'><span class='fill' style='width:{pct}%'></span></span> "
+                f"{c.score:.1f}/{c.max:g}</td><td class='quote'>{quotes}</td></tr>"
+            )
+        parts.append("</table>")
+        if g.misconceptions:
+            parts.append("<h3>Misconceptions</h3><ul>")
+            for m in g.misconceptions:
+                parts.append(f"<li class='mis'>“{e(m.quote)}” → {e(m.correction)} (−{m.penalty:g})</li>")
+            parts.append("</ul>")
+        if g.strong_answer_adds:
+            parts.append("<h3>What a strong answer adds</h3><ul>")
+            parts += [f"<li>{e(x)}</li>" for x in g.strong_answer_adds]
+            parts.append("</ul>")
+        if g.references:
+            parts.append("<h3>References</h3><ul>")
+            parts += [f"<li>{e(r)}</li>" for r in g.references]
+            parts.append("</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def stats(records: list[SessionRecord], bank: Bank, due_count: int) -> dict[str, Any]:
+    """Per-track and per-topic averages, the trend over time, and what is due."""
+    by_track: dict[str, list[float]] = defaultdict(list)
+    by_topic: dict[str, list[float]] = defaultdict(list)
+    trend: list[dict[str, Any]] = []
+    for rec in records:
+        for q in rec.questions:
+            if q.grade is None or q.question_id not in bank:
+                continue
+            question = bank.get(q.question_id)
+            by_track[question.track].append(q.grade.overall)
+            for topic in question.topics:
+                by_topic[topic].append(q.grade.overall)
+        if rec.overall() is not None:
+            trend.append({"session": rec.id, "date": rec.created_at[:10], "score": rec.overall()})
+
+    def avg(d: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+        return {k: {"mean": round(sum(v) / len(v), 2), "n": len(v)} for k, v in sorted(d.items())}
+
+    return {"tracks": avg(by_track), "topics": avg(by_topic), "trend": trend, "due": due_count}
+
+
+def sparkline(values: list[float], top: float = 10.0) -> str:
+    ticks = "▁▂▃▄▅▆▇█"
+    return "".join(ticks[min(7, int(v / top * 7.999))] for v in values)
+
+
+__all__ = ["bar", "report_html", "report_json", "report_markdown", "session_summary", "sparkline", "stats"]

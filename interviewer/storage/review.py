@@ -1,0 +1,54 @@
+"""Spaced repetition: each question is an FSRS card scheduled from its grades.
+
+Cards are derived data: every graded question in the history is one review,
+so importing a backup can rebuild them from the sessions alone.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fsrs import Card, Rating, Scheduler
+
+
+def rating_for(score: float) -> Rating:
+    """Map a 0-10 grade to an FSRS rating: a weak answer comes back soon."""
+    from fsrs import Rating
+
+    if score < 4.0:
+        return Rating.Again
+    if score < 6.0:
+        return Rating.Hard
+    if score < 8.5:
+        return Rating.Good
+    return Rating.Easy
+
+
+def scheduler() -> Scheduler:
+    from fsrs import Scheduler
+
+    return Scheduler(enable_fuzzing=False)  # deterministic schedules
+
+
+def review(question_id: str, card_json: str | None, score: float, at: datetime) -> tuple[str, str]:
+    """Apply one graded attempt; return the new card (JSON) and its due time (ISO)."""
+    from fsrs import Card
+
+    card = Card.from_json(card_json) if card_json else Card(card_id=zlib.crc32(question_id.encode()), due=at)
+    card, _log = scheduler().review_card(card, rating_for(score), review_datetime=at)
+    return card.to_json(), card.due.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def parse_time(value: str) -> datetime:
+    dt = datetime.fromisoformat(value)
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def card_summary(card_json: str) -> dict[str, Any]:
+    from fsrs import Card
+
+    card: Card = Card.from_json(card_json)
+    return {"due": card.due.isoformat(timespec="seconds"), "stability": card.stability, "state": card.state.name}

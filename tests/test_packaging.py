@@ -1,0 +1,53 @@
+"""The installed wheel finds its data; the offline paths never import litellm."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+
+def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
+    wheel_dir, target = tmp_path / "wheel", tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheel_dir), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    wheel = next(wheel_dir.glob("interviewer-*.whl"))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    code = (
+        "import interviewer, json;"
+        "from interviewer.bank.loader import builtin_bank_dir, load_bank;"
+        "from pathlib import Path;"
+        "d = builtin_bank_dir(); assert str(d).startswith(%r), d;"
+        "assert (Path(interviewer.__file__).parent / 'prompts').is_dir();"
+        "print(len(load_bank()))" % str(target)
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "35"
+
+
+def test_offline_paths_do_not_import_litellm() -> None:
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from interviewer.cli.main import cli, main\n"
+        "import interviewer.cli.commands_grade, interviewer.cli.commands_run\n"
+        "r = CliRunner().invoke(cli, ['grade', '-q', 'algo-05', '--answer', 'baseline reduces variance'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "r = CliRunner().invoke(cli, ['list', '--format', 'json'])\n"
+        "print('litellm' in sys.modules, 'textual' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False False"
