@@ -169,7 +169,7 @@ def classify(exc: BaseException, model: str, api_base: str | None, timeout: floa
                        "e.g. openai/gpt-4.1-mini or hosted_vllm/NAME with --api-base", False, status=status)
     if name == "ContextWindowExceededError":
         return Failure(f"the prompt is longer than {model}'s context window ({msg})", False, "request", status)
-    if status is not None and status >= 500 or name in {"InternalServerError", "ServiceUnavailableError",
+    if (status is not None and status >= 500) or name in {"InternalServerError", "ServiceUnavailableError",
                                                         "BadGatewayError", "MidStreamFallbackError"}:
         return Failure(f"{where} returned a server error (HTTP {status or 500}): {msg}", True, status=status,
                        retry_after=retry_after)

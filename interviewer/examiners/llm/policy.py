@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,9 @@ class RetryPolicy:
 
     def backoff(self, attempt: int, rng: random.Random | None = None) -> float:
         """Delay before retry number `attempt` (1-based): min(cap, base * 2^(n-1)) with jitter."""
-        raw = min(self.max_delay, self.base_delay * (2 ** max(0, attempt - 1)))
-        factor = 1.0 - self.jitter * (rng or random).random()
+        raw = min(self.max_delay, self.base_delay * 2.0 ** max(0, attempt - 1))
+        draw: float = rng.random() if rng is not None else random.random()
+        factor = 1.0 - self.jitter * draw
         return raw * factor
 
     def delay_for(self, attempt: int, retry_after: float | None) -> float:

@@ -42,11 +42,14 @@ def load_litellm() -> Any:
         # Anything litellm prints while importing goes nowhere, not to our stdout.
         with contextlib.redirect_stdout(io.StringIO()):
             import litellm
-        litellm.suppress_debug_info = True
-        litellm.set_verbose = False
-        litellm.telemetry = False
-        litellm.turn_off_message_logging = True
-        litellm.drop_params = True
+        for attr, value in (
+            ("suppress_debug_info", True),  # no help banners on stdout
+            ("set_verbose", False),
+            ("telemetry", False),
+            ("turn_off_message_logging", True),
+            ("drop_params", True),
+        ):
+            setattr(litellm, attr, value)
         _silence_loggers()
         _module = litellm
         return litellm

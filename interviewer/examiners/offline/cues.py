@@ -163,13 +163,17 @@ class AnswerIndex:
     def _negated_ja(self, text: str, end: int, covered: list[tuple[int, int]]) -> bool:
         window = text[end : end + JA_WINDOW]
         for i, ch in enumerate(window):
-            if ch in JA_CLAUSE:
+            # A clause mark ends the scope; so does the topic particle は right after the
+            # term ("XはYではなく…" negates Y, not X), but not the は of では/には/とは.
+            topic = ch == "は" and i <= 1 and (i == 0 or window[i - 1] not in "でにと")
+            if ch in JA_CLAUSE or topic:
                 window = window[:i]
                 break
         for neg in JA_NEGATORS:
             pos = window.find(neg)
             while pos >= 0:
                 abs_pos = end + pos
+                # A negator inside a term of the cue (使わない, 不要) is what the cue asserts.
                 inside_cue = any(s <= abs_pos < e for s, e in covered)
                 benign = any(
                     neg in b and abs_pos >= b.index(neg) and text.startswith(b, abs_pos - b.index(neg)) for b in JA_NOT_NEGATING

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 # Sentence ends: Western and Japanese punctuation, semicolons, line breaks.
 _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
-_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|,")
+# Decimals stay one token ("0.2"); "dr.grpo" splits into "dr" "grpo".
+_WORD = re.compile(r"\d+(?:\.\d+)+|[a-z0-9]+(?:'[a-z0-9]+)*|,")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
-_LIST_SEP = re.compile(r"[,、/·•|]")
+_LIST_SEP = re.compile(r"[,、·•]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 

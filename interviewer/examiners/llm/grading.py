@@ -1,0 +1,267 @@
+"""Turn a model's grading reply into a Grade the candidate can trust.
+
+The model only reports, per key point, a coverage in 0..1 and quotes; this
+module validates that against the rubric, checks every quote against the
+candidate's own text (a quote that is not there voids its criterion), and
+lets `finish_grade` compute the overall score in code. A score, a verdict or
+any other number the model volunteers is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from interviewer.bank.models import Question
+from interviewer.examiners.base import Exchange
+from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
+from interviewer.examiners.offline.guard import is_grader_addressed
+from interviewer.examiners.offline.text import split_sentences
+
+MIN_QUOTE_CHARS = 4  # shorter "quotes" prove nothing
+MAX_QUOTES = 2
+HINT_PENALTY = 0.5
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\])\s*")
+_EDGE = " \t\n\"'“”‘’«»「」『』`"
+_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
+
+
+class CriterionReply(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    coverage: float = Field(ge=0, le=1)
+    evidence: list[str] = Field(default_factory=list)
+
+
+class MisconceptionReply(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    quote: str
+
+
+class GradeReply(BaseModel):
+    """What the model is asked to return; extra keys (a score, a verdict) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    criteria: list[CriterionReply]
+    misconceptions: list[MisconceptionReply] = Field(default_factory=list)
+
+
+class ReplyError(ValueError):
+    """The reply is not usable; the message goes back to the model in the repair attempt."""
+
+
+def grade_schema(question: Question) -> dict[str, Any]:
+    """The JSON schema for this question's reply (ids as enums; strict-mode compatible)."""
+    assert question.rubric is not None
+    kp_ids = [k.id for k in question.rubric.key_points]
+    mc_ids = [m.id for m in question.rubric.misconceptions] or ["none"]
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["criteria", "misconceptions"],
+        "properties": {
+            "criteria": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["id", "coverage", "evidence"],
+                    "properties": {
+                        "id": {"type": "string", "enum": kp_ids},
+                        "coverage": {"type": "number", "minimum": 0, "maximum": 1},
+                        "evidence": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+            "misconceptions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["id", "quote"],
+                    "properties": {"id": {"type": "string", "enum": mc_ids}, "quote": {"type": "string"}},
+                },
+            },
+        },
+    }
+
+
+def extract_json(text: str) -> Any:
+    """The JSON object in a reply: tolerates reasoning blocks, code fences and prose around it."""
+    body = _THINK.sub("", text or "").strip()
+    body = _FENCE.sub("", body).strip()
+    start, end = body.find("{"), body.rfind("}")
+    if start < 0 or end <= start:
+        raise ReplyError("the reply contains no JSON object")
+    try:
+        return json.loads(body[start : end + 1])
+    except json.JSONDecodeError as exc:
+        raise ReplyError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def parse_reply(text: str, question: Question) -> GradeReply:
+    """Validate the reply's shape and its ids against the rubric."""
+    data = extract_json(text)
+    try:
+        reply = GradeReply.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()[:5]
+        )
+        raise ReplyError(f"the JSON does not match the schema: {problems}") from None
+    assert question.rubric is not None
+    expected = [k.id for k in question.rubric.key_points]
+    got = [c.id for c in reply.criteria]
+    missing = [i for i in expected if i not in got]
+    unknown = [i for i in got if i not in expected]
+    dupes = sorted({i for i in got if got.count(i) > 1})
+    if missing or unknown or dupes:
+        parts = []
+        if missing:
+            parts.append(f"missing key point(s) {', '.join(missing)}")
+        if unknown:
+            parts.append(f"unknown key point id(s) {', '.join(unknown)}")
+        if dupes:
+            parts.append(f"key point(s) listed twice: {', '.join(dupes)}")
+        raise ReplyError("criteria must list every key point id exactly once: " + "; ".join(parts))
+    return reply
+
+
+# -- evidence grounding -------------------------------------------------------
+def _fold_char(c: str) -> str:
+    return unicodedata.normalize("NFKC", c).casefold().translate(_FOLD)
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Case- and whitespace-folded text, with each folded character's index in the original."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, c in enumerate(text):
+        if c.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                where.append(i)
+            continue
+        for f in _fold_char(c):
+            if f.isspace():
+                if out and out[-1] != " ":
+                    out.append(" ")
+                    where.append(i)
+            else:
+                out.append(f)
+                where.append(i)
+    return "".join(out), where
+
+
+@dataclass
+class Source:
+    """The candidate's text, indexed for quote look-ups, with the spans addressed to the grader."""
+
+    text: str
+    folded: str = ""
+    where: list[int] = field(default_factory=list)
+    blocked: list[tuple[int, int]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, text: str) -> Source:
+        folded, where = normalise(text)
+        blocked = [(s.start, s.start + len(s.text)) for s in split_sentences(text) if is_grader_addressed(s.text)]
+        return cls(text, folded, where, blocked)
+
+    def find(self, quote: str) -> list[str] | None:
+        """The exact original spans a quote stands for (pieces around '...'), or None if not all found."""
+        pieces = [p.strip(_EDGE) for p in _ELLIPSIS.split(quote.strip(_EDGE + "."))]
+        pieces = [p for p in pieces if p]
+        if not pieces:
+            return None
+        spans: list[str] = []
+        pos = 0
+        for piece in pieces:
+            needle, _ = normalise(piece)
+            needle = needle.strip()
+            if len(needle.replace(" ", "")) < MIN_QUOTE_CHARS:
+                return None
+            at = self.folded.find(needle, pos)
+            if at < 0:
+                return None
+            start, end = self.where[at], self.where[at + len(needle) - 1] + 1
+            if any(start < b_end and end > b_start for b_start, b_end in self.blocked):
+                return None  # words addressed to the grader are never evidence
+            spans.append(self.text[start:end].strip())
+            pos = at + len(needle)
+        return spans
+
+
+def build_grade(reply: GradeReply, exchange: Exchange, examiner: str, ignored: int = 0) -> Grade:
+    """Ground every quote, void unsupported criteria, and compute the score in code."""
+    question = exchange.question
+    assert question.rubric is not None
+    lang = exchange.lang
+    source = Source.of(exchange.candidate_text())
+    by_id = {c.id: c for c in reply.criteria}
+    rejected: list[str] = []
+    criteria: list[CriterionScore] = []
+    for kp in question.rubric.key_points:
+        item = by_id[kp.id]
+        coverage = max(0.0, min(1.0, item.coverage))
+        evidence: list[str] = []
+        grounded = True
+        for quote in item.evidence:
+            spans = source.find(quote)
+            if spans is None:
+                grounded = False
+                break
+            evidence.extend(s for s in spans if s not in evidence)
+        if coverage > 0 and (not grounded or not evidence):
+            rejected.append(kp.id)
+            coverage, evidence = 0.0, []
+        if coverage == 0:
+            evidence = []
+        criteria.append(
+            CriterionScore(
+                id=kp.id,
+                statement=kp.statement.get(lang),
+                weight=kp.weight,
+                score=round(kp.weight * coverage, 3),
+                max=kp.weight,
+                evidence=evidence[:MAX_QUOTES],
+            )
+        )
+    rubric_mc = {m.id: m for m in question.rubric.misconceptions}
+    found: list[DetectedMisconception] = []
+    for mc in reply.misconceptions:
+        m = rubric_mc.get(mc.id)
+        spans = source.find(mc.quote) if m is not None else None
+        if m is None or not spans or any(d.id == m.id for d in found):
+            continue
+        found.append(
+            DetectedMisconception(
+                id=m.id, claim=m.claim, quote=spans[0], correction=m.correction.get(lang), penalty=m.penalty
+            )
+        )
+    notes = []
+    if rejected:
+        notes.append(f"evidence not found in the answer, so no credit for: {', '.join(rejected)}")
+    if ignored:
+        notes.append(f"ignored {ignored} sentence(s) addressed to the grader")
+    return finish_grade(
+        question,
+        lang,
+        examiner,
+        criteria,
+        found,
+        answered=exchange.answered(),
+        hint_penalty=HINT_PENALTY * exchange.hints_used,
+        note="; ".join(notes) or None,
+    )
