@@ -64,6 +64,9 @@ class Interview:
         if not record.questions:
             record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
         record.examiner = examiner.name
+        bind = getattr(examiner, "bind_usage", None)
+        if callable(bind):  # an LLM examiner adds its tokens and cost to this interview's record
+            bind(record.usage)
         self._open_current()
 
     @classmethod
