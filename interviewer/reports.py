@@ -90,7 +90,7 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
     """One self-contained HTML file: inline CSS, no scripts, no external resources."""
     e = html.escape
     parts = [
-        "<!doctype html><html lang='{}'><head><meta charset='utf-8'>".format(e(rec.plan.lang)),
+        f"<!doctype html><html lang='{e(rec.plan.lang)}'><head><meta charset='utf-8'>",
         f"<title>Interview {e(rec.id)}</title><style>{_CSS}</style></head><body>",
         f"<h1>Interview {e(rec.id)}</h1>",
         f"<p>{e(rec.created_at)} · {e(rec.plan.mode)} · {e(rec.examiner)}",

@@ -71,7 +71,9 @@ class Store:
             fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
             os.close(fd)
         try:
-            self.conn = sqlite3.connect(path, timeout=10.0, isolation_level=None)
+            # The TUI opens the store in a worker thread and uses it on the UI thread;
+            # calls are serialised by the app, so sharing the connection is safe.
+            self.conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
@@ -114,6 +116,10 @@ class Store:
             )
         while version < SCHEMA_VERSION:
             with self.transaction() as conn:
+                # Another process may have migrated while we waited for the write lock.
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version >= SCHEMA_VERSION:
+                    break
                 for stmt in MIGRATIONS[version]:
                     conn.execute(stmt)
                 conn.execute(f"PRAGMA user_version = {version + 1}")

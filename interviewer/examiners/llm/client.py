@@ -8,13 +8,15 @@ Fallback models: when the active model cannot serve (missing or rejected
 key, unknown model, unreachable after the retries), the next model of the
 list is tried, and stays active for later calls so a dead endpoint is not
 retried on every call. `--api-base` applies to the models that share the
-primary model's provider prefix; others use their provider's endpoint.
+primary model's provider prefix; others use their provider's endpoint. A
+fallback entry may name its own endpoint as `provider/model@http://host/v1`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from interviewer.examiners.llm.runtime import aload_litellm
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _BASE_ENV_SUFFIXES = ("_API_BASE", "_BASE_URL", "_HOST", "_ENDPOINT")
+_WITH_BASE = re.compile(r"^(.+?)@(https?://\S+)$")
 
 
 class RequestFailed(ExaminerError):
@@ -36,6 +39,14 @@ class RequestFailed(ExaminerError):
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.message)
         self.failure = failure
+
+
+@dataclass(frozen=True)
+class Target:
+    """One model and the endpoint it is reached at (None: the provider's default)."""
+
+    model: str
+    base: str | None
 
 
 @dataclass
@@ -98,25 +109,38 @@ class LLMClient:
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.models = [model, *[m for m in (fallback_models or []) if m and m != model]]
         self.api_base = api_base.rstrip("/") if api_base else None
+        primary = provider_of(model)
+        self.targets: list[Target] = [Target(model, self.api_base)]
+        for entry in fallback_models or []:
+            m = _WITH_BASE.match(entry.strip())
+            if m:
+                target = Target(m.group(1), m.group(2).rstrip("/"))
+            elif entry.strip():
+                name = entry.strip()
+                target = Target(name, self.api_base if provider_of(name) == primary else None)
+            else:
+                continue
+            if target not in self.targets:
+                self.targets.append(target)
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
         self._active = 0
-        self._dead: dict[str, str] = {}  # model -> why it cannot be used
+        self._dead: dict[int, str] = {}  # target index -> why it cannot be used
         self._not_before = 0.0  # loop time before which no request starts (Retry-After)
         self.attempts = 0  # requests sent, for tests and the benchmark
 
     @property
     def model(self) -> str:
-        return self.models[self._active]
+        return self.targets[self._active].model
 
-    def base_for(self, model: str) -> str | None:
-        return self.api_base if provider_of(model) == provider_of(self.models[0]) else None
+    @property
+    def models(self) -> list[str]:
+        return [t.model for t in self.targets]
 
-    def missing_key(self, litellm: Any, model: str) -> str | None:
+    def missing_key(self, litellm: Any, target: Target) -> str | None:
         """The env var a model needs and does not have (names only; values are never read out)."""
-        base = self.base_for(model)
+        model, base = target.model, target.base
         try:
             missing = list(litellm.validate_environment(model=model, api_base=base).get("missing_keys") or [])
         except Exception:
@@ -125,19 +149,18 @@ class LLMClient:
             missing = [k for k in missing if not k.endswith(_BASE_ENV_SUFFIXES)]
         return missing[0] if missing else None
 
-    def _kwargs(self, model: str, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
+    def _kwargs(self, target: Target, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
         import httpx
 
         kw: dict[str, Any] = {
-            "model": model,
+            "model": target.model,
             "messages": messages,
             "max_tokens": max_tokens,
             "timeout": httpx.Timeout(self.policy.read_timeout, connect=self.policy.connect_timeout),
             "max_retries": 0,  # retries are ours
         }
-        base = self.base_for(model)
-        if base:
-            kw["api_base"] = base
+        if target.base:
+            kw["api_base"] = target.base
         return kw
 
     async def _gate(self) -> None:
@@ -146,7 +169,7 @@ class LLMClient:
         if wait > 0:
             await self._sleep(wait)
 
-    async def _with_retries(self, model: str, attempt: Callable[[], Awaitable[T]]) -> T:
+    async def _with_retries(self, target: Target, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run one model's attempts under the retry policy; raise the final Failure as an exception."""
         loop = asyncio.get_running_loop()
         n = 0
@@ -161,9 +184,9 @@ class LLMClient:
             except asyncio.CancelledError:
                 raise
             except _EmptyStream:
-                failure = Failure(f"{model} ended its reply before any text", True)
+                failure = Failure(f"{target.model} ended its reply before any text", True)
             except Exception as exc:
-                failure = classify(exc, model, self.base_for(model), self.policy.read_timeout)
+                failure = classify(exc, target.model, target.base, self.policy.read_timeout)
             too_long = failure.retry_after is not None and failure.retry_after > self.policy.retry_after_cap
             if not failure.retryable or n >= self.policy.max_attempts or too_long:
                 if failure.retryable:
@@ -172,48 +195,48 @@ class LLMClient:
             delay = self.policy.delay_for(n, failure.retry_after)
             if failure.retry_after is not None:
                 self._not_before = max(self._not_before, loop.time() + delay)
-            log.info("retrying %s in %.3fs: %s", model, delay, failure.message)
+            log.info("retrying %s in %.3fs: %s", target.model, delay, failure.message)
             await self._sleep(delay)
 
-    async def _run(self, call: Callable[[Any, str], Awaitable[T]]) -> T:
+    async def _run(self, call: Callable[[Any, Target], Awaitable[T]]) -> T:
         """Try the active model, then each fallback, as the failures allow."""
         litellm = await aload_litellm()
         reasons: list[str] = []
-        for i in range(self._active, len(self.models)):
-            model = self.models[i]
-            if model in self._dead:
-                reasons.append(self._dead[model])
+        for i in range(self._active, len(self.targets)):
+            target = self.targets[i]
+            if i in self._dead:
+                reasons.append(self._dead[i])
                 continue
-            env = self.missing_key(litellm, model)
+            env = self.missing_key(litellm, target)
             if env:
-                why = (f"{env} is not set: export {env}=... to use {model} "
+                why = (f"{env} is not set: export {env}=... to use {target.model} "
                        "(keys are read from the environment only, never stored)")
-                if env == key_env_var(model) == "OPENAI_API_KEY" and self.base_for(model):
+                if env == key_env_var(target.model) == "OPENAI_API_KEY" and target.base:
                     why += "; a local OpenAI-compatible server that needs no key accepts any value"
-                self._dead[model] = why
+                self._dead[i] = why
                 reasons.append(why)
                 continue
             try:
-                result = await self._with_retries(model, lambda m=model: call(litellm, m))  # type: ignore[misc]
+                result = await self._with_retries(target, lambda t=target: call(litellm, t))  # type: ignore[misc]
             except _Failed as failed:
                 if failed.failure.scope == "request":
                     raise RequestFailed(failed.failure) from None
-                self._dead[model] = failed.failure.message
+                self._dead[i] = failed.failure.message
                 reasons.append(failed.failure.message)
                 continue
             if i != self._active:
-                log.info("falling back from %s to %s", self.model, model)
+                log.info("falling back from %s to %s", self.model, target.model)
                 self._active = i
             return result
-        raise ExaminerUnavailable(redact("; then ".join(reasons) if len(reasons) > 1 else reasons[0]))
+        raise ExaminerUnavailable(redact("; then ".join(reasons)))
 
     async def complete(
         self, messages: list[dict[str, str]], max_tokens: int, response_format: dict[str, Any] | None = None
     ) -> Completion:
         """A non-streamed call (grading)."""
 
-        async def call(litellm: Any, model: str) -> Completion:
-            kw = self._kwargs(model, messages, max_tokens)
+        async def call(litellm: Any, target: Target) -> Completion:
+            kw = self._kwargs(target, messages, max_tokens)
             if response_format is not None:
                 kw["response_format"] = response_format
             t0 = time.perf_counter()
@@ -222,7 +245,7 @@ class LLMClient:
             usage = getattr(resp, "usage", None)
             p = getattr(usage, "prompt_tokens", None)
             c = getattr(usage, "completion_tokens", None)
-            return Completion(text, model, p if isinstance(p, int) else None, c if isinstance(c, int) else None,
+            return Completion(text, target.model, p if isinstance(p, int) else None, c if isinstance(c, int) else None,
                               time.perf_counter() - t0)
 
         return await self._run(call)
@@ -230,8 +253,9 @@ class LLMClient:
     async def open_stream(self, messages: list[dict[str, str]], max_tokens: int) -> OpenStream:
         """Start a streamed call and wait for its first text; everything before that is retried."""
 
-        async def call(litellm: Any, model: str) -> OpenStream:
-            kw = self._kwargs(model, messages, max_tokens)
+        async def call(litellm: Any, target: Target) -> OpenStream:
+            model = target.model
+            kw = self._kwargs(target, messages, max_tokens)
             kw["stream"] = True
             kw["stream_options"] = {"include_usage": True}
             t0 = time.perf_counter()

@@ -1,0 +1,296 @@
+"""The interview screen: question, streamed transcript, answer editor, timer, status."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown, Static, TextArea
+
+from interviewer.engine.interview import Interview
+from interviewer.engine.record import Plan, SessionRecord
+from interviewer.examiners.base import Examiner, Probe
+from interviewer.examiners.grade import Grade
+from interviewer.examiners.offline.text import strip_control
+from interviewer.tui.services import Services
+
+if TYPE_CHECKING:
+    from interviewer.tui.app import InterviewerApp
+
+DRAFT_KEY = "draft:{}"
+
+
+def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
+    """Turn the home screen's choices into a plan; ValueError says what is missing."""
+    bank = services.bank()
+    gradable = [q for q in bank.questions if q.rubric is not None]
+    mode = choices.get("mode") or "interview"
+    if mode == "drill":
+        qid = choices.get("question")
+        if not qid:
+            raise ValueError("Pick a question to drill on.")
+        ids = [qid]
+    elif mode == "review":
+        ids = [q for q, _, _ in services.store().due() if q in bank][: choices.get("count") or 5]
+        if not ids:
+            raise ValueError("Nothing is due for review yet: run an interview first.")
+    else:
+        track = choices.get("track") or "mix"
+        pool = [q.id for q in gradable if track == "mix" or q.track == track]
+        if not pool:
+            raise ValueError("No questions with rubrics in this track.")
+        n = min(int(choices.get("count") or 3), len(pool))
+        ids = sorted(random.sample(pool, n), key=pool.index)
+    return Plan(
+        question_ids=ids,
+        lang=choices.get("lang") or "en",
+        follow_ups=int(choices.get("follow_ups") if choices.get("follow_ups") is not None else 2),
+        feedback=choices.get("feedback") or "each",
+        mode=mode,
+    )
+
+
+class Message(Markdown):
+    """One transcript message."""
+
+
+class InterviewScreen(Screen[None]):
+    """Answer, get probed, see feedback."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", priority=True),
+        Binding("escape", "cancel_stream", "Stop stream"),
+        # priority: these win over the editor's own Ctrl keys (Ctrl+E/Ctrl+D in TextArea)
+        Binding("ctrl+n", "skip", "Skip", priority=True),
+        Binding("ctrl+d", "dont_know", "Don't know", priority=True),
+        Binding("ctrl+t", "hint", "Hint (-0.5)", priority=True),
+        Binding("ctrl+e", "end_followups", "Grade now", priority=True),
+    ]
+
+    def __init__(self, services: Services, interview: Interview) -> None:
+        super().__init__()
+        self.services = services
+        self.interview = interview
+        self.probe: Probe | None = None
+        self.busy = False
+        self._question_started = services.clock()
+        self._draft_timer: Any = None
+
+    @classmethod
+    def start(cls, services: Services, plan: Plan, examiner: Examiner) -> InterviewScreen:
+        store = services.store()
+        return cls(services, Interview.start(plan, services.bank(), examiner, store))
+
+    @classmethod
+    def resume(cls, services: Services, record: SessionRecord, examiner: Examiner) -> InterviewScreen:
+        return cls(services, Interview(record, services.bank(), examiner, services.store()))
+
+    @property
+    def ia(self) -> InterviewerApp:
+        return cast("InterviewerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield Markdown("", id="question")
+        yield VerticalScroll(id="transcript")
+        yield TextArea("", id="answer", soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
+        self._show_question(replay=True)
+        self.set_interval(1.0, self._tick)
+
+    # -- display -------------------------------------------------------------------
+    def _show_question(self, replay: bool = False) -> None:
+        q = self.interview.question()
+        if q is None:
+            return
+        self._question_started = self.services.clock()
+        md = self.query_one("#question", Markdown)
+        md.border_title = f"{q.id} · {q.track} · {q.difficulty}"
+        md.update(strip_control(self.interview.question_text()))
+        transcript = self.query_one("#transcript", VerticalScroll)
+        transcript.remove_children()
+        cur = self.interview.current()
+        if replay and cur is not None:
+            for turn in cur.turns:
+                if turn.kind == "question":
+                    continue
+                self._add(turn.role, turn.text)
+        editor = self.query_one("#answer", TextArea)
+        editor.text = self.services.store().get_setting(DRAFT_KEY.format(self.interview.record.id), "") or ""
+        editor.focus()
+        self._tick()
+
+    def _add(self, role: str, text: str) -> Message:
+        prefix = "**You:** " if role == "candidate" else "**Examiner:** "
+        msg = Message(prefix + strip_control(text), classes=role)
+        transcript = self.query_one("#transcript", VerticalScroll)
+        transcript.mount(msg)
+        transcript.scroll_end(animate=False)
+        return msg
+
+    def status_text(self) -> str:
+        rec = self.interview.record
+        k = min(self.interview.index + 1, len(rec.questions))
+        elapsed = int(self.services.clock() - self._question_started)
+        limit = rec.plan.time_limit_s or 300
+        timer = f"{elapsed // 60:02d}:{elapsed % 60:02d}"
+        if elapsed > limit:
+            timer = f"[b $warning]{timer} (over {limit // 60} min)[/]"
+        usage = ""
+        examiner = self.interview.examiner
+        u = getattr(examiner, "usage", None)
+        if u is not None and examiner.name != "offline":
+            cost = getattr(u, "cost_usd", None)
+            usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
+            usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
+        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+
+    def _tick(self) -> None:
+        self.query_one("#status", Static).update(self.status_text())
+
+    # -- drafts --------------------------------------------------------------------
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(0.5, self.save_draft)
+
+    def save_draft(self) -> None:
+        text = self.query_one("#answer", TextArea).text
+        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+
+    def _clear_draft(self) -> None:
+        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
+
+    # -- actions -------------------------------------------------------------------
+    def action_submit(self) -> None:
+        if self.busy:
+            self.notify("The examiner is still talking (Esc stops it).")
+            return
+        editor = self.query_one("#answer", TextArea)
+        text = editor.text
+        if not text.strip():
+            self.notify("Type an answer first (or Ctrl+N to skip).", severity="warning")
+            return
+        editor.text = ""
+        self._clear_draft()
+        self._add("candidate", text)
+        self.run_answer(text)
+
+    @work(exclusive=True, group="examiner")
+    async def run_answer(self, text: str) -> None:
+        self.busy = True
+        try:
+            step = await self.interview.submit_answer(text)
+            if step.grade is not None and not step.question_done:
+                self._add("examiner", f"_interim score {step.grade.overall:.1f}/10_")
+            if step.probe is not None:
+                await self._stream(step.probe)
+                return
+            if step.grade is not None:
+                self._question_done(step.grade)
+        except Exception as exc:
+            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+        finally:
+            self.busy = False
+
+    async def _stream(self, probe: Probe) -> None:
+        """Stream the probe into the transcript as Markdown, chunk by chunk."""
+        self.probe = probe
+        msg = self._add("examiner", "")
+        stream = Markdown.get_stream(msg)
+        try:
+            async for chunk in probe:
+                await stream.write(strip_control(chunk))
+                self.query_one("#transcript", VerticalScroll).scroll_end(animate=False)
+        finally:
+            await stream.stop()
+            self.probe = None
+            self.interview.probe_done(probe)
+            if probe.cancelled:
+                msg.add_class("cancelled")
+
+    async def action_cancel_stream(self) -> None:
+        if self.probe is not None:
+            await self.probe.cancel()
+            self.notify("Stopped. The partial follow-up is kept.")
+
+    def action_skip(self) -> None:
+        if not self.busy:
+            self._give_up("skip")
+
+    def action_dont_know(self) -> None:
+        if not self.busy:
+            self._give_up("dont_know")
+
+    @work(exclusive=True, group="examiner")
+    async def _give_up(self, kind: str) -> None:
+        self.busy = True
+        try:
+            self._clear_draft()
+            grade = await (self.interview.skip() if kind == "skip" else self.interview.dont_know())
+            self._question_done(grade)
+        finally:
+            self.busy = False
+
+    @work(exclusive=True, group="examiner")
+    async def action_end_followups(self) -> None:
+        if self.busy or not self.interview.current() or not self.interview.current().answers():  # type: ignore[union-attr]
+            self.notify("Answer first, then end the follow-ups.")
+            return
+        self.busy = True
+        try:
+            self._question_done(await self.interview.stop_probing())
+        finally:
+            self.busy = False
+
+    def action_hint(self) -> None:
+        hint = self.interview.hint()
+        if hint is None:
+            self.notify("No hint left: every key point is covered.")
+            return
+        self._add("examiner", f"_Hint (−0.5): think about_ **{hint}**")
+
+    def _question_done(self, grade: Grade) -> None:
+        from interviewer.tui.screens.feedback import FeedbackScreen
+
+        question = self.interview.question()
+        if question is None:
+            return
+        if self.interview.plan.feedback == "each":
+            self.app.push_screen(FeedbackScreen(grade, question), lambda _=None: self._next())
+        else:
+            self._next()
+
+    def _next(self) -> None:
+        if self.interview.advance() is None:
+            from interviewer.tui.screens.summary import SummaryScreen
+
+            self.app.switch_screen(SummaryScreen(self.services, self.interview.record))
+            return
+        self._show_question()
+
+    async def confirm_quit(self) -> None:
+        """Ask before quitting mid-answer; the draft is kept for resume either way."""
+        from interviewer.tui.screens.confirm import ConfirmScreen
+
+        if not self.query_one("#answer", TextArea).text.strip():
+            self.app.exit()
+            return
+        self.save_draft()
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(
+            ConfirmScreen("Quit now? Your draft answer is saved and comes back when you resume."), done
+        )

@@ -1,0 +1,147 @@
+"""User flows through the TUI with the offline examiner (Textual pilot)."""
+
+from __future__ import annotations
+
+from textual.widgets import Select, TextArea
+
+from interviewer.tui.screens.feedback import FeedbackScreen
+from interviewer.tui.screens.home import HomeScreen
+from interviewer.tui.screens.interview import InterviewScreen
+from interviewer.tui.screens.summary import SummaryScreen
+from interviewer.tui.services import Services
+
+STRONG = (
+    "GRPO samples a group of responses and subtracts the group's mean reward as the baseline instead of a critic. "
+    "The baseline reduces variance and keeps the gradient unbiased. Dividing by the std is optional per Dr. GRPO."
+)
+
+
+async def type_answer(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    area = pilot.app.screen.query_one("#answer", TextArea)
+    area.text = text
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def start(pilot, mode: str = "interview", count: str = "1", follow_ups: int = 2) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    home = pilot.app.screen
+    assert isinstance(home, HomeScreen)
+    home.query_one("#mode", Select).value = mode
+    home.query_one("#count").value = count
+    home.query_one("#follow_ups", Select).value = follow_ups
+    if mode == "drill":
+        home.query_one("#question", Select).value = "demo-01"
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, InterviewScreen)
+
+
+async def test_full_interview_to_summary(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot)
+        await type_answer(pilot, "GRPO is a policy optimisation method.")
+        screen = app.screen
+        assert isinstance(screen, InterviewScreen)
+        texts = [m.source for m in screen.query("Message")]
+        assert texts[0].startswith("**You:**") and "Where does GRPO" in texts[1]
+        await type_answer(pilot, "The group mean reward is the baseline.")
+        await type_answer(pilot, "Not sure.")
+        assert isinstance(app.screen, FeedbackScreen)
+        assert "score 5.0/10" in app.screen.query_one("#feedback-title").render().plain
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        await pilot.press("e")
+        await pilot.pause()
+    (record,) = services.store().sessions()
+    assert record.finished and record.questions[0].grade is not None
+    assert (services.config.data_dir / "reports" / f"{record.id}.html").exists()
+
+
+async def test_drill_until_covered(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot, mode="drill")
+        await type_answer(pilot, "GRPO uses the average reward of the group as a baseline.")
+        await type_answer(pilot, "The baseline reduces the variance of the gradient.")
+        assert isinstance(app.screen, InterviewScreen)
+        await type_answer(pilot, "Dividing by the standard deviation is optional; Dr. GRPO removes it.")
+        assert isinstance(app.screen, FeedbackScreen)
+        assert app.screen.grade.overall >= 9
+    (record,) = services.store().sessions()
+    assert len(record.questions[0].interim_grades) == 3
+
+
+async def test_skip_and_dont_know(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot, count="2")
+        # the demo bank has one question; a 2-question plan caps to what exists
+        await pilot.press("ctrl+n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, FeedbackScreen) and app.screen.grade.verdict == "no answer"
+    (record,) = services.store().sessions()
+    assert record.questions[0].status == "skipped"
+
+
+async def test_cancel_stream_keeps_partial_and_resume_restores_draft(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot)
+        await type_answer(pilot, "GRPO is an algorithm.")
+        await pilot.press("escape")  # nothing streaming any more: harmless
+        area = app.screen.query_one("#answer", TextArea)
+        area.text = "half-written thought about the baseline"
+        await pilot.pause(0.7)  # autosave
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+    (record,) = services.store().sessions()
+    assert not record.finished and record.questions[0].turns[-1].kind == "probe"
+    # a new app resumes the interview with the draft in the editor
+    app2 = make_app()
+    async with app2.run_test(size=(100, 30)) as pilot:
+        await app2.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app2.screen, InterviewScreen)
+        assert app2.screen.query_one("#answer", TextArea).text == "half-written thought about the baseline"
+        assert len(app2.screen.query("Message")) == 2
+
+
+async def test_help_and_history(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HistoryScreen"
+
+
+async def test_end_followups_and_hint(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert "Hint" in app.screen.query("Message").last().source
+        await type_answer(pilot, "GRPO is an algorithm.")
+        await pilot.press("ctrl+e")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, FeedbackScreen)
+        assert app.screen.grade.hint_penalty == 0.5
