@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 from pathlib import Path
 
 import click
@@ -19,7 +21,11 @@ from interviewer.render import grade_text_report
 EXAMINER = click.Choice(["offline", "llm"])
 
 
-def examiner_options(f):  # type: ignore[no-untyped-def]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def examiner_options(f: F) -> F:
+    """--examiner, --model and --api-base, shared by every command that grades."""
     f = click.option("--api-base", default=None, help="OpenAI-compatible base URL. Env: INTERVIEWER_API_BASE.")(f)
     f = click.option("--model", default=None, help="LiteLLM model, e.g. openai/gpt-4.1-mini. Env: INTERVIEWER_MODEL.")(f)
     f = click.option("--examiner", "examiner_kind", type=EXAMINER, default=None, help="Default: config, else offline.")(f)

@@ -186,7 +186,7 @@ def review(
             return
         plan = Plan(
             question_ids=due,
-            lang=lang or c.config.lang,  # type: ignore[arg-type]
+            lang=lang or c.config.lang,
             follow_ups=c.config.follow_ups if follow_ups is None else follow_ups,
             mode="review",
         )

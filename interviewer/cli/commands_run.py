@@ -19,6 +19,7 @@ from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.main import LANG, TRACK, Ctx, cli, pass_ctx
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
+from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
 from interviewer.render import grade_text_report
 from interviewer.storage.db import StoreError, open_store
@@ -79,6 +80,7 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
         io.say(interview.question_text())
         io.say(f"(answer; end with a line containing only '{END_MARK}'; ':skip' or ':idk' to pass)")
         done = False
+        grade: Grade | None = None
         while not done:
             answer = read_answer(stdin)
             if answer is None:
@@ -153,10 +155,10 @@ def run(
         return
     plan = Plan(
         question_ids=choose_questions(c.bank(), ids, track, count, seed),
-        lang=lang or c.config.lang,  # type: ignore[arg-type]
+        lang=lang or c.config.lang,
         follow_ups=c.config.follow_ups if follow_ups is None else follow_ups,
-        feedback=feedback,  # type: ignore[arg-type]
-        mode=mode,  # type: ignore[arg-type]
+        feedback=feedback,
+        mode=mode,
     )
     examiner = build_examiner(c, examiner_kind, model, api_base)
     io = PlainIO(json_mode=fmt == "json")

@@ -214,7 +214,7 @@ class Interview:
         cur = self.current()
         if cur is None or cur.status != "active":
             raise RuntimeError("no question is waiting for an answer")
-        cur.turns.append(TurnRecord(role="candidate", kind=kind, text=text))  # type: ignore[arg-type]
+        cur.turns.append(TurnRecord(role="candidate", kind=kind, text=text))
         self._save()
         answered = bool(cur.answers())
         grade = await self._grade() if answered else await self._offline.grade(self.exchange())

@@ -46,10 +46,11 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
             raise ValueError("No questions with rubrics in this track.")
         n = min(int(choices.get("count") or 3), len(pool))
         ids = sorted(random.sample(pool, n), key=pool.index)
+    follow_ups = choices.get("follow_ups")
     return Plan(
         question_ids=ids,
         lang=choices.get("lang") or "en",
-        follow_ups=int(choices.get("follow_ups") if choices.get("follow_ups") is not None else 2),
+        follow_ups=2 if follow_ups is None else int(follow_ups),
         feedback=choices.get("feedback") or "each",
         mode=mode,
     )

@@ -27,7 +27,7 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         if q.grade is None:
             lines.append(f"| {q.question_id} | – | _{q.status}_ |")
             continue
-        track = bank.get(q.question_id).track if q.question_id in bank else "?"
+        track: str = bank.get(q.question_id).track if q.question_id in bank else "?"
         by_track[track].append(q.grade.overall)
         lines.append(f"| {q.question_id} | {q.grade.overall:.1f} | `{bar(q.grade.overall / 10)}` |")
         for c in q.grade.criteria:
