@@ -14,6 +14,7 @@ import io
 import logging
 import os
 import threading
+import warnings
 from typing import Any
 
 _LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm", "httpx", "httpcore", "openai")
@@ -39,6 +40,9 @@ def load_litellm() -> Any:
             return _module
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         os.environ.setdefault("LITELLM_LOG", "CRITICAL")
+        # litellm's own types trip pydantic warnings at import and on first use; they are not ours to show.
+        warnings.filterwarnings("ignore", message=r"Item '.*' on TypedDict class '.*' is using the `ReadOnly`")
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"litellm(\.|$)")
         # Anything litellm prints while importing goes nowhere, not to our stdout.
         with contextlib.redirect_stdout(io.StringIO()):
             import litellm

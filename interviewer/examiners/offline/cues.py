@@ -23,7 +23,11 @@ LATIN_WINDOW = 4
 
 JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく")
 # Words that contain a negator's characters but do not negate.
-JA_NOT_NEGATING = ("少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく")
+JA_NOT_NEGATING = (
+    "少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく", "なくす", "なくし",
+)
+# A clause ending in ず ("使わず、") negates; these words end in ず but do not.
+JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")
 JA_WINDOW = 14
 JA_CLAUSE = "、。,，；;！？!?\n"
 
@@ -152,23 +156,32 @@ class AnswerIndex:
         if any(not spans for spans in per_term):
             return []
         covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
-        sentence_sets = []
-        for spans in per_term:
-            sentence_sets.append(
-                {self.token_sentence[s] for s, _ in spans if not self._negated_latin(s, covered)}
-            )
-        return sorted(set.intersection(*sentence_sets))
+        valid = [[sp for sp in spans if not self._negated_latin(sp[0], covered)] for spans in per_term]
+        sentence_sets = [{self.token_sentence[s] for s, _ in spans} for spans in valid]
+        hits = []
+        for sent in sorted(set.intersection(*sentence_sets)):
+            in_sentence = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in valid]
+            if _disjoint_choice(in_sentence):
+                hits.append(sent)
+        return hits
 
     # -- Japanese --------------------------------------------------------------
     def _negated_ja(self, text: str, end: int, covered: list[tuple[int, int]]) -> bool:
         window = text[end : end + JA_WINDOW]
         for i, ch in enumerate(window):
-            # A clause mark ends the scope; so does the topic particle は right after the
-            # term ("XはYではなく…" negates Y, not X), but not the は of では/には/とは.
-            topic = ch == "は" and i <= 1 and (i == 0 or window[i - 1] not in "でにと")
+            # A clause mark ends the scope; so does a topic or subject particle (は, が) right
+            # after the term ("XはYではなく…" negates Y, not X), but not the は of では/には/とは.
+            topic = ch in "はが" and i <= 1 and (i == 0 or window[i - 1] not in "でにと")
             if ch in JA_CLAUSE or topic:
                 window = window[:i]
                 break
+        zu = end + len(window) - 1
+        if (
+            window.endswith("ず")
+            and not any(s <= zu < e for s, e in covered)
+            and not any(text.startswith(b, zu - len(b) + 1) for b in JA_ZU_BENIGN if zu - len(b) + 1 >= 0)
+        ):
+            return True
         for neg in JA_NEGATORS:
             pos = window.find(neg)
             while pos >= 0:
@@ -199,7 +212,8 @@ class AnswerIndex:
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
-            if all(any(not self._negated_ja(text, e, covered) for _, e in spans) for spans in spans_per_term):
+            valid = [[sp for sp in spans if not self._negated_ja(text, sp[1], covered)] for spans in spans_per_term]
+            if all(valid) and _disjoint_choice(valid):
                 out.append(si)
         return out
 
@@ -210,6 +224,21 @@ class AnswerIndex:
             return []
         hits = self._match_ja(cue) if self.japanese else self._match_latin(cue)
         return [Match(i, self.sentences[i].text) for i in hits]
+
+
+def _disjoint_choice(spans_per_term: list[list[tuple[int, int]]]) -> bool:
+    """Can each term take its own span, none overlapping? ("reward model" must not
+    satisfy both a "reward model" term and a "reward" term.)"""
+
+    def pick(i: int, taken: list[tuple[int, int]]) -> bool:
+        if i == len(spans_per_term):
+            return True
+        for s, e in spans_per_term[i][:16]:
+            if all(e <= ts or s >= te for ts, te in taken) and pick(i + 1, [*taken, (s, e)]):
+                return True
+        return False
+
+    return pick(0, [])
 
 
 def index_answer(text: str, japanese: bool) -> AnswerIndex:

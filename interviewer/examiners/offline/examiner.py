@@ -117,6 +117,19 @@ class OfflineExaminer(Examiner):
 
     name = "offline"
 
+    def __init__(self) -> None:
+        # grade() and next_probe() on the same exchange share one analysis.
+        self._cache: dict[tuple[str, str, str], Analysis] = {}
+
+    def _analyse(self, exchange: Exchange) -> Analysis:
+        key = (exchange.question.id, exchange.lang, exchange.candidate_text())
+        found = self._cache.get(key)
+        if found is None:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            found = self._cache[key] = analyse(exchange.question, key[2], exchange.lang)
+        return found
+
     async def next_probe(self, exchange: Exchange) -> Probe | None:
         return self.pick_probe(exchange)
 
@@ -125,7 +138,7 @@ class OfflineExaminer(Examiner):
         rubric = exchange.question.rubric
         if rubric is None or len(exchange.probes_asked()) >= exchange.max_probes:
             return None
-        coverage = analyse(exchange.question, exchange.candidate_text(), exchange.lang).coverage()
+        coverage = self._analyse(exchange).coverage()
         asked = set(exchange.probes_asked())
         candidates = [kp for kp in rubric.key_points if coverage[kp.id] < COVERED and kp.id not in asked]
         if not candidates:
@@ -137,9 +150,8 @@ class OfflineExaminer(Examiner):
         return self.grade_sync(exchange)
 
     def grade_sync(self, exchange: Exchange) -> Grade:
-        text = exchange.candidate_text()
         answered = exchange.answered()
-        analysis = analyse(exchange.question, text, exchange.lang)
+        analysis = self._analyse(exchange)
         note = None
         if analysis.dropped:
             note = f"ignored {len(analysis.dropped)} sentence(s) addressed to the grader"

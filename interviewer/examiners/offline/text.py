@@ -16,6 +16,8 @@ _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 _WORD = re.compile(r"\d+(?:\.\d+)+|[a-z0-9]+(?:'[a-z0-9]+)*|,")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 _LIST_SEP = re.compile(r"[,、·•]")
+# Italian elided articles and prepositions: "dell'entropia" -> "dell entropia".
+_ELISION = re.compile(r"\b(l|d|s|c|m|t|v|n|un|all|dall|dell|nell|sull|coll|quest|quell|tutt)'(?=[a-z0-9])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
@@ -66,7 +68,7 @@ def latin_tokens(text: str) -> list[str]:
         t = t.replace(a, b)
     t = t.replace("’", "'").replace("-", " ").replace("_", " ")
     # Italian elisions: "l'importanza" -> "l importanza"
-    t = re.sub(r"\b([a-z]{1,3})'(?=[a-z])", r"\1 ", t)
+    t = _ELISION.sub(r"\1 ", t)
     return _WORD.findall(t)
 
 
