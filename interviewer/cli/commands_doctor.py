@@ -80,8 +80,9 @@ async def diagnose(choice: ExaminerChoice, live: bool) -> list[Check]:
             checks.append(Check(label, "ok", f"{env}: {state}"))
     info = model_info(litellm, model)
     window = f"context {info.max_input_tokens:,} tokens" if info.max_input_tokens else "context window unknown (8,192 assumed)"
-    checks.append(Check("model map", "info" if info.priced else "warn",
-                        f"price in {_usd_per_million(info.input_cost)}, out {_usd_per_million(info.output_cost)}; "
+    checks.append(Check("model map", "info",
+                        f"price in {_usd_per_million(info.input_cost)}, out {_usd_per_million(info.output_cost)}"
+                        f"{'' if info.priced else ' (cost will show as unknown)'}; "
                         f"{window}; structured output: {'json_schema' if info.supports_schema else 'JSON in text'}"))
     if choice.max_cost is not None and not info.priced:
         checks.append(Check("budget", "warn", f"--max-cost ${choice.max_cost:g} cannot be enforced: the price is unknown"))
@@ -106,7 +107,7 @@ async def diagnose(choice: ExaminerChoice, live: bool) -> list[Check]:
 def verdict(choice: ExaminerChoice, checks: list[Check]) -> tuple[bool, str]:
     failures = [c for c in checks if c.status == "fail"]
     if failures:
-        return False, (f"not ready: {failures[0].detail}. Until this is fixed, an interview with the LLM examiner "
+        return False, (f"not ready: {failures[0].detail.rstrip('.')}. Until this is fixed, an interview with the LLM examiner "
                        "falls back to the offline examiner.")
     if choice.kind != "llm":
         return True, (f"the model is reachable; the default examiner is {choice.kind}: pass --examiner llm "

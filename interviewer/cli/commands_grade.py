@@ -6,14 +6,15 @@ import asyncio
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from interviewer.batch import GradeResult, InputError, Request, check_answer, grade_batch, grade_request
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.examiners.base import Examiner
+from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice, ExaminerConfigError, make_examiner
 from interviewer.examiners.grade import Grade
 from interviewer.render import grade_text_report
@@ -24,8 +25,16 @@ EXAMINER = click.Choice(["offline", "llm"])
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _keep_max_cost(ctx: click.Context, _param: click.Parameter, value: float | None) -> float | None:
+    if value is not None:
+        ctx.meta["interviewer.max_cost"] = value
+    return value
+
+
 def examiner_options(f: F) -> F:
-    """--examiner, --model and --api-base, shared by every command that grades."""
+    """--examiner, --model, --api-base and --max-cost, shared by every command that grades."""
+    f = click.option("--max-cost", type=click.FloatRange(min=0), default=None, expose_value=False, metavar="USD",
+                     callback=_keep_max_cost, help="Stop LLM calls once this much is spent (USD).")(f)
     f = click.option("--api-base", default=None, help="OpenAI-compatible base URL. Env: INTERVIEWER_API_BASE.")(f)
     f = click.option("--model", default=None, help="LiteLLM model, e.g. openai/gpt-4.1-mini. Env: INTERVIEWER_MODEL.")(f)
     f = click.option("--examiner", "examiner_kind", type=EXAMINER, default=None, help="Default: config, else offline.")(f)
@@ -33,8 +42,13 @@ def examiner_options(f: F) -> F:
 
 
 def build_examiner(c: Ctx, kind: str | None, model: str | None, api_base: str | None) -> Examiner:
+    choice = ExaminerChoice.from_config(c.config, kind, model, api_base)
+    ctx = click.get_current_context(silent=True)
+    max_cost = ctx.meta.get("interviewer.max_cost") if ctx is not None else None
+    if max_cost is not None:
+        choice.max_cost = max_cost
     try:
-        return make_examiner(ExaminerChoice.from_config(c.config, kind, model, api_base))
+        return make_examiner(choice)
     except ExaminerConfigError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -104,7 +118,10 @@ def grade(
         finally:
             await examiner.aclose()
 
-    result, full = asyncio.run(go())
+    try:
+        result, full = asyncio.run(go())
+    except ExaminerError as exc:  # e.g. the model is unreachable: say what to fix, no traceback
+        raise click.ClickException(str(exc)) from None
     if fmt == "json":
         click.echo(result.model_dump_json())
     else:
