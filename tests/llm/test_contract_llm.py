@@ -25,6 +25,6 @@ def oracle_bank() -> Bank:
 
 
 @pytest.fixture(params=["llm"])
-def examiner(request: pytest.FixtureRequest, fake_llm: FakeLLM, oracle_bank: Bank) -> Examiner:  # noqa: F811
+def examiner(request: pytest.FixtureRequest, fake_llm: FakeLLM, oracle_bank: Bank) -> Examiner:
     fake_llm.responder = Oracle(oracle_bank)
     return make(fake_llm)

@@ -12,8 +12,22 @@ import re
 from interviewer.examiners.offline.guard import is_grader_addressed
 from interviewer.examiners.offline.text import split_sentences, strip_control
 
-_HOLD = 32  # longest escape sequence worth waiting for
-_COMPLETE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_HOLD = 256  # longest escape sequence worth waiting for (OSC titles can be long)
+_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_OSC_END = re.compile(r"\x07|\x1b\\")
+
+
+def _unfinished(tail: str) -> bool:
+    """True when `tail` (starting with ESC) may be the start of a sequence still arriving."""
+    if len(tail) == 1:
+        return True
+    if tail[1] == "[":
+        return _CSI.match(tail) is None
+    if tail[1] == "]":
+        return _OSC_END.search(tail, 2) is None
+    return False
+
+
 REMOVED = "[removed: addressed to the grader]"
 
 
@@ -27,8 +41,12 @@ class StreamSanitizer:
         text = self._pending + chunk
         self._pending = ""
         esc = text.rfind("\x1b")
-        if esc >= 0 and len(text) - esc < _HOLD and not _COMPLETE.match(text, esc):
+        if esc >= 0 and len(text) - esc < _HOLD and _unfinished(text[esc:]):
             text, self._pending = text[:esc], text[esc:]
+        elif esc >= 0:  # an ESC inside an unfinished OSC may not be the last one: hold from the OSC start
+            osc = text.rfind("\x1b]")
+            if osc >= 0 and len(text) - osc < _HOLD and _unfinished(text[osc:]):
+                text, self._pending = text[:osc], text[osc:]
         return strip_control(text)
 
     def flush(self) -> str:
