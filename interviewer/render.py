@@ -63,14 +63,16 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
     return strip_control("\n".join(lines))
 
 
-def grade_markdown(grade: Grade, question: Question) -> str:
-    """Feedback as Markdown (TUI feedback pane and Markdown reports)."""
+def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
+    """Feedback as Markdown (reports; the TUI draws the rubric table itself: table=False)."""
     t = LABELS.get(grade.lang, LABELS["en"])
-    out = [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{grade.examiner}_", ""]
-    out += [f"| {t['criteria']} | w | | {t['evidence']} |", "|---|---|---|---|"]
-    for c in grade.criteria:
+    out = [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{grade.examiner}_", ""] if table else []
+    if table:
+        out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]
+    for c in grade.criteria if table else []:
         quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"
-        out.append(f"| {_md(c.statement or c.id)} | {c.weight:g} | `{bar(c.score / c.max)}` | {quote} |")
+        score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}"
+        out.append(f"| {_md(c.statement or c.id)} | {score} | {quote} |")
     if grade.misconceptions:
         out += ["", f"### {t['misconceptions']}"]
         for m in grade.misconceptions:

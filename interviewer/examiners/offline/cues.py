@@ -15,7 +15,7 @@ from functools import lru_cache
 from interviewer.examiners.offline.text import Sentence, fold, fold_ja, latin_tokens, split_sentences
 
 LATIN_NEGATORS = frozenset(
-    ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "ne", "nessun", "nessuna", "nessuno", "niente", "nulla", "instead", "rather", "invece", "anziche"]
+    ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "instead", "rather", "invece", "anziche"]
 )
 # "not only X but also Y" affirms X.
 _NOT_NEGATING_NEXT = frozenset(["only", "just", "solo", "soltanto", "necessarily"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from interviewer.examiners.offline.text import fold
+from interviewer.examiners.offline.text import fold, fold_ja
 
 _PATTERNS = [
     # orders to ignore or override instructions
@@ -21,7 +21,8 @@ _PATTERNS = [
     r".{0,60}\b(you|please|give|award|10|punteggio|voto|dai|assegna|devi)\b",
     r"\b(you|please)\b.{0,40}\b(grader|examiner|evaluator|assessor|marker)\b",
     r"\byou are (an? )?(ai|llm|language model|assistant|grader|examiner)",
-    r"\b(as an ai|system prompt|system message|new instructions|developer mode|jailbreak)",
+    r"\b(as an ai|new instructions|developer mode|jailbreak)\b",
+    r"\b(ignore|override|reveal|print)\b.{0,30}\bsystem (prompt|message)",
     r"^\s*(system|assistant|developer)\s*:",
     r"\[(system|inst)\]|<\s*/?\s*(system|instructions?|answer|candidate|rubric)[^>]*>",
     # requests for a score
@@ -45,5 +46,4 @@ _JA = re.compile(
 
 def is_grader_addressed(sentence: str) -> bool:
     """True for a sentence that talks to the grader instead of answering."""
-    folded = fold(sentence)
-    return bool(_LATIN.search(folded) or _JA.search(folded))
+    return bool(_LATIN.search(fold(sentence)) or _JA.search(fold_ja(sentence)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from rich import box
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -10,7 +13,30 @@ from textual.widgets import Footer, Markdown, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.render import grade_markdown
+from interviewer.render import LABELS, bar, grade_markdown
+
+
+def rubric_table(grade: Grade) -> Table:
+    """Criterion, score bar and the candidate's own words, wrapping cleanly at 80 columns."""
+    t = LABELS.get(grade.lang, LABELS["en"])
+    table = Table(expand=True, show_lines=True, box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(t["criteria"], ratio=5, justify="left")
+    table.add_column(t["score"], width=10, no_wrap=True, justify="left")
+    table.add_column(t["evidence"], ratio=4, justify="left")
+    for c in grade.criteria:
+        fraction = c.score / c.max
+        colour = "green" if fraction >= 0.75 else "yellow" if fraction > 0 else "red"
+        quotes = (
+            Text("\n".join(f"“{q}”" for q in c.evidence), justify="left")
+            if c.evidence
+            else Text(t["none"], style="italic dim", justify="left")
+        )
+        table.add_row(
+            Text(c.statement or c.id, justify="left"),
+            Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}", justify="left"),
+            quotes,
+        )
+    return table
 
 
 class FeedbackScreen(Screen[None]):
@@ -35,7 +61,8 @@ class FeedbackScreen(Screen[None]):
             classes=f"verdict-{g.verdict.replace(' ', '-')}",
         )
         with VerticalScroll(id="feedback"):
-            yield Markdown(grade_markdown(g, self.question))
+            yield Static(rubric_table(g), id="rubric-table")
+            yield Markdown(grade_markdown(g, self.question, table=False))
         yield Footer()
 
     def on_mount(self) -> None:
