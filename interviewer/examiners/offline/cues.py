@@ -19,12 +19,19 @@ LATIN_NEGATORS = frozenset(
 )
 # "not only X but also Y" affirms X.
 _NOT_NEGATING_NEXT = frozenset(["only", "just", "solo", "soltanto", "necessarily"])
+# "instead of X", "rather than X", "invece di X" negate X; bare "instead"/"invece" do not.
+_NEGATE_ONLY_BEFORE = {
+    "instead": frozenset({"of"}),
+    "rather": frozenset({"than"}),
+    "invece": frozenset({"di", "del", "della", "dei", "degli", "delle", "dello", "dell"}),
+}
 LATIN_WINDOW = 4
 
 JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく")
 # Words that contain a negator's characters but do not negate.
 JA_NOT_NEGATING = (
     "少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく", "なくす", "なくし",
+    "ないように", "ないよう",
 )
 # A clause ending in ず ("使わず、") negates; these words end in ず but do not.
 JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")
@@ -145,7 +152,11 @@ class AnswerIndex:
                 return False
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
-                if nxt not in _NOT_NEGATING_NEXT:
+                if nxt in _NOT_NEGATING_NEXT:
+                    pass
+                elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
+                    pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
+                else:
                     return True
             i -= 1
             seen += 1
@@ -170,8 +181,8 @@ class AnswerIndex:
         window = text[end : end + JA_WINDOW]
         for i, ch in enumerate(window):
             # A clause mark ends the scope; so does a topic or subject particle (は, が) right
-            # after the term ("XはYではなく…" negates Y, not X), but not the は of では/には/とは.
-            topic = ch in "はが" and i <= 1 and (i == 0 or window[i - 1] not in "でにと")
+            # after the term ("XはYではなく…", "Xには…がない" negate Y, not X), but not the は of では.
+            topic = ch in "はが" and i <= 2 and (i == 0 or window[i - 1] != "で")
             if ch in JA_CLAUSE or topic:
                 window = window[:i]
                 break

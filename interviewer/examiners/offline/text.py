@@ -13,7 +13,8 @@ from dataclasses import dataclass
 # Sentence ends: Western and Japanese punctuation, semicolons, line breaks.
 _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 # Decimals stay one token ("0.2"); "dr.grpo" splits into "dr" "grpo".
-_WORD = re.compile(r"\d+(?:\.\d+)+|[a-z0-9]+(?:'[a-z0-9]+)*|,")
+# Thousands ("16,384") and Greek letters (β, ε) are kept as tokens.
+_WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)+|[a-z0-9\u03b1-\u03c9]+(?:'[a-z0-9]+)*|,")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 _LIST_SEP = re.compile(r"[,、·•]")
 # Italian elided articles and prepositions: "dell'entropia" -> "dell entropia".
@@ -49,8 +50,8 @@ def fold(text: str) -> str:
 
 
 def fold_ja(text: str) -> str:
-    """NFKC and lowercase only: kana must keep their voicing marks."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC, lowercase, no spaces: kana keep their voicing marks, and "KL を外す" reads as "klを外す"."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).lower())
 
 
 _CONTRACTIONS = (
@@ -80,11 +81,16 @@ class Sentence:
     start: int
 
 
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|cf|approx|resp|ca|fig|eq|sec|ch)\.|\b[A-Z]\.)$", re.IGNORECASE)
+
+
 def split_sentences(text: str) -> list[Sentence]:
     """Split an answer into sentences, keeping each one's exact original text."""
     out: list[Sentence] = []
     pos = 0
     for m in _SENT_END.finditer(text):
+        if "\n" not in m.group(0) and _ABBREVIATION.search(text[pos : m.start()]):
+            continue  # "e.g. PPO" does not end a sentence
         _append(out, text, pos, m.start())
         pos = m.end()
     _append(out, text, pos, len(text))
