@@ -43,3 +43,4 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/llm" in str(item.fspath):
             item.add_marker(pytest.mark.filterwarnings("ignore::DeprecationWarning:litellm.*"))
+            item.add_marker(pytest.mark.filterwarnings("ignore:Item .* is using the `ReadOnly` qualifier:UserWarning"))
