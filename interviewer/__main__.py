@@ -1,6 +1,6 @@
 """Allow `python -m interviewer`."""
 
-from interviewer.cli.main import main
+from interviewer.cli.entry import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -7,14 +7,13 @@ API keys are never part of the config: they come from the environment only.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-CONFIG_NAME = "config.toml"
+from interviewer.paths import CONFIG_NAME, resolve_data_dir
 
 
 class ConfigError(Exception):
@@ -43,19 +42,6 @@ class Config(BaseModel):
         return self.data_dir / "interviewer.db"
 
 
-def default_data_dir() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("interviewer", appauthor=False))
-
-
-def resolve_data_dir(data_dir: Path | None) -> Path:
-    if data_dir is not None:
-        return data_dir.expanduser()
-    env = os.environ.get("INTERVIEWER_HOME")
-    return Path(env).expanduser() if env else default_data_dir()
-
-
 def load_config(data_dir: Path | None = None) -> Config:
     """Read `config.toml` from the data directory; defaults when it does not exist."""
     root = resolve_data_dir(data_dir)
@@ -75,3 +61,4 @@ def load_config(data_dir: Path | None = None) -> Config:
     cfg.data_dir = root
     cfg.banks = [b if b.is_absolute() else root / b for b in cfg.banks]
     return cfg
+

@@ -17,7 +17,7 @@ from typing import Literal
 import click
 
 from interviewer.cli.main import Ctx, cli, pass_ctx
-from interviewer.config import CONFIG_NAME
+from interviewer.paths import CONFIG_NAME
 from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice
 

@@ -187,3 +187,4 @@ def launch_tui(c: Ctx) -> None:
     from interviewer.tui.app import InterviewerApp
 
     InterviewerApp(c.config, c.extra_banks).run()
+

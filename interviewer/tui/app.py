@@ -25,7 +25,7 @@ class InterviewerApp(App[None]):
     """Mock interviews for RL research and RL-infrastructure roles."""
 
     TITLE = "interviewer"
-    CSS_PATH = "interviewer.tcss"
+    CSS_PATH = str(Path(__file__).with_name("interviewer.tcss"))
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "toggle_theme", "Theme"),
@@ -34,19 +34,14 @@ class InterviewerApp(App[None]):
 
     def __init__(
         self,
-        config: Config | None = None,
+        config: Config | Path | None = None,
         extra_banks: Iterable[Path] = (),
         services: Services | None = None,
     ) -> None:
+        """`config` is a loaded Config, or the data directory to load it from after the first paint."""
         super().__init__()
-        if services is None:
-            if config is None:
-                from interviewer.config import load_config
-
-                config = load_config()
-            services = Services(config, list(extra_banks))
-        self.services = services
-        self.theme = "textual-light" if services.config.theme == "light" else "textual-dark"
+        self.services = services or Services(config, list(extra_banks))
+        self.theme = "textual-light" if self.services.theme() == "light" else "textual-dark"
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())

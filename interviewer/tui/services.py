@@ -23,30 +23,54 @@ if TYPE_CHECKING:
 
 @dataclass
 class Services:
-    """Config plus lazily created bank and store."""
+    """Config, bank and store, each loaded on first use (after the first paint)."""
 
-    config: Config
+    config_or_dir: Config | Path | None = None
     extra_banks: list[Path] = field(default_factory=list)
     include_builtin: bool = True
     clock: Callable[[], float] = time.monotonic
+    _config: Config | None = None
     _bank: Bank | None = None
     _store: Store | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @property
+    def config(self) -> Config:
+        """The validated config (pydantic loads here, not at start-up)."""
+        if self._config is None:
+            from interviewer.config import Config, load_config
+
+            given = self.config_or_dir
+            self._config = given if isinstance(given, Config) else load_config(given)
+            self.extra_banks = [*self._config.banks, *self.extra_banks]
+        return self._config
+
+    def theme(self) -> str:
+        """The theme from config.toml, read without validating (for the first paint)."""
+        if self._config is not None:
+            return self._config.theme
+        from interviewer.paths import peek_setting
+
+        return str(peek_setting(self.config_or_dir if isinstance(self.config_or_dir, Path) else None, "theme", "dark"))
+
     def bank(self) -> Bank:
+        config = self.config
         with self._lock:
             if self._bank is None:
                 from interviewer.bank.loader import load_bank
+
+                del config  # its banks are in self.extra_banks now
 
                 self._bank = load_bank(self.extra_banks, include_builtin=self.include_builtin)
             return self._bank
 
     def store(self) -> Store:
+        data_dir = self.config.data_dir
         with self._lock:
             if self._store is None:
                 from interviewer.storage.db import open_store
 
-                self._store = open_store(self.config.data_dir)
+                self._store = open_store(data_dir)
             return self._store
 
     def examiner(self, kind: str) -> Examiner:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from textual.widgets import Select, TextArea
+from textual.widgets import TextArea
 
 from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.home import HomeScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
+from interviewer.tui.widgets import Choice
 
 STRONG = (
     "GRPO samples a group of responses and subtracts the group's mean reward as the baseline instead of a critic. "
@@ -30,11 +31,11 @@ async def start(pilot, mode: str = "interview", count: str = "1", follow_ups: in
     await pilot.pause()
     home = pilot.app.screen
     assert isinstance(home, HomeScreen)
-    home.query_one("#mode", Select).value = mode
-    home.query_one("#count").value = count
-    home.query_one("#follow_ups", Select).value = follow_ups
+    home.query_one("#mode", Choice).value = mode
+    home.query_one("#count", Choice).value = int(count)
+    home.query_one("#follow_ups", Choice).value = follow_ups
     if mode == "drill":
-        home.query_one("#question", Select).value = "demo-01"
+        home.query_one("#question", Choice).value = "demo-01"
     await pilot.pause()
     await pilot.press("ctrl+s")
     await pilot.pause()
@@ -145,3 +146,27 @@ async def test_end_followups_and_hint(make_app, services: Services) -> None:  # 
         await pilot.pause()
         assert isinstance(app.screen, FeedbackScreen)
         assert app.screen.grade.hint_penalty == 0.5
+
+
+async def test_choice_keys_and_remembered_choices(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lang = app.screen.query_one("#lang", Choice)
+        lang.focus()
+        await pilot.press("right")
+        assert lang.value == "it"
+        await pilot.press("right", "right")
+        assert lang.value == "en"  # wraps around
+        await pilot.press("left")
+        assert lang.value == "ja"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        assert "GRPO はどのように" in app.screen.interview.question_text()
+    app2 = make_app()
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await app2.workers.wait_for_complete()
+        await pilot.pause()
+        assert app2.screen.query_one("#lang", Choice).value == "ja"

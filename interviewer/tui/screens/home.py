@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING, Any, cast
 
 from textual import on, work
@@ -10,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
-from textual.widgets.select import InvalidSelectValueError
+from textual.widgets import Button, Footer, Label, Static
+
+from interviewer.tui.widgets import Choice
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
@@ -21,6 +21,7 @@ TRACKS = [("Mix", "mix"), ("Algorithm", "algorithm"), ("Infrastructure", "infras
 LANGS = [("English", "en"), ("Italiano", "it"), ("日本語", "ja")]
 FEEDBACK = [("After each question", "each"), ("At the end", "end")]
 FOLLOW_UPS = [(str(n), n) for n in range(0, 6)]
+COUNTS = [(str(n), n) for n in range(1, 11)]
 
 
 class HomeScreen(Screen[None]):
@@ -36,14 +37,14 @@ class HomeScreen(Screen[None]):
         with VerticalScroll(id="home"):
             yield Static("[b]interviewer[/b] · mock interviews for RL research and RL infrastructure", id="title")
             with Vertical(classes="form"):
-                yield self._row("Mode", Select(MODES, compact=True, value="interview", allow_blank=False, id="mode"))
-                yield self._row("Track", Select(TRACKS, compact=True, value="mix", allow_blank=False, id="track"))
-                yield self._row("Questions", Input(value="3", type="integer", id="count", compact=True))
-                yield self._row("Drill on", Select([], compact=True, prompt="(loading questions…)", id="question"))
-                yield self._row("Language", Select(LANGS, compact=True, value="en", allow_blank=False, id="lang"))
-                yield self._row("Examiner", Select([("Offline (built-in)", "offline")], compact=True, value="offline", allow_blank=False, id="examiner"))
-                yield self._row("Follow-ups", Select(FOLLOW_UPS, compact=True, value=2, allow_blank=False, id="follow_ups"))
-                yield self._row("Feedback", Select(FEEDBACK, compact=True, value="each", allow_blank=False, id="feedback"))
+                yield self._row("Mode", Choice(MODES, value="interview", id="mode"))
+                yield self._row("Track", Choice(TRACKS, value="mix", id="track"))
+                yield self._row("Questions", Choice(COUNTS, value=3, id="count"))
+                yield self._row("Drill on", Choice([], id="question", empty="(loading questions…)"))
+                yield self._row("Language", Choice(LANGS, value="en", id="lang"))
+                yield self._row("Examiner", Choice([("Offline (built-in)", "offline")], value="offline", id="examiner"))
+                yield self._row("Follow-ups", Choice(FOLLOW_UPS, value=2, id="follow_ups"))
+                yield self._row("Feedback", Choice(FEEDBACK, value="each", id="feedback"))
             yield Static("", id="home-status")
             with Horizontal(id="home-buttons"):
                 yield Button("Start", variant="primary", id="start", compact=True)
@@ -60,23 +61,26 @@ class HomeScreen(Screen[None]):
         return cast("InterviewerApp", self.app)
 
     def on_mount(self) -> None:
+        self._update_mode()
+
+    def _apply_config(self) -> None:
         cfg = self.ia.services.config
-        self.query_one("#lang", Select).value = cfg.lang
-        self.query_one("#follow_ups", Select).value = cfg.follow_ups
+        self.query_one("#lang", Choice).value = cfg.lang
+        self.query_one("#follow_ups", Choice).value = cfg.follow_ups
         if cfg.model:
-            self.query_one("#examiner", Select).set_options(
+            self.query_one("#examiner", Choice).set_options(
                 [("Offline (built-in)", "offline"), (f"LLM: {cfg.model}", "llm")]
             )
-            self.query_one("#examiner", Select).value = cfg.examiner
-        self._update_mode()
-        if cfg.examiner == "llm" and cfg.model:
-            self.warm_llm()
+            self.query_one("#examiner", Choice).value = cfg.examiner
+            if cfg.examiner == "llm":
+                self.warm_llm()
 
     @work(thread=True, exclusive=True, group="load")
     def load_data(self) -> None:
         """Bank, store and last choices, after the first paint."""
         services = self.ia.services
         try:
+            services.config  # noqa: B018 - validates config.toml; errors are shown below
             bank = services.bank()
             store = services.store()
             last = store.get_setting("home", {})
@@ -101,15 +105,17 @@ class HomeScreen(Screen[None]):
             return
 
     def _loaded(self, options: list[tuple[str, str]], last: dict[str, Any], resume_id: str | None, due: int) -> None:
-        self.query_one("#question", Select).set_options(options)
+        if not getattr(self, "_config_applied", False):
+            self._config_applied = True
+            self._apply_config()
+        self.query_one("#question", Choice).set_options(options)
         for key in ("mode", "track", "lang", "examiner", "follow_ups", "feedback", "question"):
             value = last.get(key)
             if value is None:
                 continue
-            with contextlib.suppress(InvalidSelectValueError):  # a choice that no longer exists
-                self.query_one(f"#{key}", Select).value = value
+            self.query_one(f"#{key}", Choice).set_value(value)  # ignored if no longer offered
         if "count" in last:
-            self.query_one("#count", Input).value = str(last["count"])
+            self.query_one("#count", Choice).set_value(last["count"])
         self._resume_id = resume_id
         resume = self.query_one("#resume", Button)
         resume.disabled = resume_id is None
@@ -120,29 +126,24 @@ class HomeScreen(Screen[None]):
     def _show_status(self, text: str) -> None:
         self.query_one("#home-status", Static).update(text)
 
-    @on(Select.Changed, "#mode")
+    @on(Choice.Changed, "#mode")
     def _mode_changed(self) -> None:
         self._update_mode()
 
     def _update_mode(self) -> None:
-        mode = self.query_one("#mode", Select).value
-        self.query_one("#question", Select).parent.display = mode == "drill"  # type: ignore[union-attr]
-        self.query_one("#count", Input).parent.display = mode != "drill"  # type: ignore[union-attr]
-        self.query_one("#track", Select).parent.display = mode == "interview"  # type: ignore[union-attr]
+        mode = self.query_one("#mode", Choice).value
+        self.query_one("#question", Choice).parent.display = mode == "drill"  # type: ignore[union-attr]
+        self.query_one("#count", Choice).parent.display = mode != "drill"  # type: ignore[union-attr]
+        self.query_one("#track", Choice).parent.display = mode == "interview"  # type: ignore[union-attr]
 
     def choices(self) -> dict[str, Any]:
         def val(sel: str) -> Any:
-            v = self.query_one(sel, Select).value
-            return v if isinstance(v, (str, int)) else None  # the blank sentinel is not a choice
+            return self.query_one(sel, Choice).value
 
-        try:
-            count = max(1, min(35, int(self.query_one("#count", Input).value or "3")))
-        except ValueError:
-            count = 3
         return {
             "mode": val("#mode"),
             "track": val("#track"),
-            "count": count,
+            "count": val("#count"),
             "question": val("#question"),
             "lang": val("#lang"),
             "examiner": val("#examiner"),
@@ -187,4 +188,5 @@ class HomeScreen(Screen[None]):
         self.ia.action_history()
 
     def on_screen_resume(self) -> None:
-        self.load_data()
+        # after the screen is drawn: loading competes with the first paint for the GIL
+        self.set_timer(0.05, self.load_data)
