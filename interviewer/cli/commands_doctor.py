@@ -17,9 +17,9 @@ from typing import Literal
 import click
 
 from interviewer.cli.main import Ctx, cli, pass_ctx
-from interviewer.paths import CONFIG_NAME
 from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice
+from interviewer.paths import CONFIG_NAME
 
 Status = Literal["ok", "info", "warn", "fail"]
 MARK = {"ok": "ok  ", "info": "    ", "warn": "warn", "fail": "FAIL"}
