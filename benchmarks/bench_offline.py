@@ -2,6 +2,7 @@
 
     python benchmarks/bench_offline.py
 
+`--set blind` uses tests/data/blind (answers written without seeing the rubrics).
 Prints Spearman between offline scores and reference grades (overall and per
 language), the mean score of the adversarial kinds, how often a fluent-but-wrong
 answer scores below a partial answer to the same question, the median ms per
@@ -10,6 +11,7 @@ answer, and the wall time of a 1,000-answer `grade --batch`, process start inclu
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import subprocess
@@ -51,8 +53,18 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--set",
+        choices=["calibration", "blind"],
+        default="calibration",
+        help="calibration: written with the rubrics; blind: written without seeing the rubric cues",
+    )
+    parser.add_argument("--no-batch", action="store_true", help="skip the 1,000-answer batch timing")
+    args = parser.parse_args()
     bank = load_bank()
-    answers: list[CalibrationAnswer] = load_all(ROOT / "tests" / "data" / "calibration")
+    answers: list[CalibrationAnswer] = load_all(ROOT / "tests" / "data" / args.set)
+    print(f"answer set: tests/data/{args.set}")
     answers = [a for a in answers if a.question_id in bank and bank.get(a.question_id).rubric is not None]
     scored: list[tuple[CalibrationAnswer, float]] = []
     times: list[float] = []
@@ -101,6 +113,8 @@ def main() -> None:
 
     print(f"median ms per answer: {statistics.median(times):.2f}  (p95 {sorted(times)[int(0.95 * len(times))]:.2f}; target <= 5 ms)")
 
+    if args.no_batch:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         batch = Path(tmp) / "batch.jsonl"
         with batch.open("w", encoding="utf-8") as f:

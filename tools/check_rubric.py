@@ -5,7 +5,8 @@
 For each question: every key point's statement (en/it/ja) must hit its own
 cues; no statement may trigger a misconception; each misconception's claim
 should trigger its own English cues; and the calibration answers in
-tests/data/calibration/<id>.yaml are graded next to their reference grades.
+tests/data/calibration/<id>.yaml (and adversarial variants in tests/data/adversarial/<id>.yaml)
+are graded next to their reference grades.
 """
 
 from __future__ import annotations
@@ -48,17 +49,22 @@ def check(question: Question) -> int:
         a = analyse(question, m.claim, "en")
         if m.id not in {x.id for x in a.misconceptions}:
             print(f"  [en] warning: claim of misconception {m.id!r} does not trigger its own cues")
-    path = ROOT / "tests" / "data" / "calibration" / f"{question.id}.yaml"
-    if path.exists():
+    for folder in ("calibration", "adversarial"):
+        path = ROOT / "tests" / "data" / folder / f"{question.id}.yaml"
+        if not path.exists():
+            if folder == "calibration":
+                print(f"  no calibration file {path.relative_to(ROOT)}")
+            continue
         answers = load_calibration(path)
-        print(f"  calibration ({len(answers)} answers): ref -> offline")
+        print(f"  {folder} ({len(answers)} answers): ref -> offline")
         for ans in answers:
             g = grade_text(question, ans.answer, ans.lang)
             flag = "  <-- off by >2.5" if abs(g.overall - ans.grade) > 2.5 else ""
             mis = f" misconceptions={[m.id for m in g.misconceptions]}" if g.misconceptions else ""
-            print(f"    {ans.id:32s} {ans.kind:16s} {ans.lang} {ans.grade:4.1f} -> {g.overall:4.1f}{mis}{flag}")
-    else:
-        print(f"  no calibration file {path.relative_to(ROOT)}")
+            credited = [c.id for c in g.criteria if c.score > 0]
+            print(f"    {ans.id:34s} {ans.kind:16s} {ans.lang} {ans.grade:4.1f} -> {g.overall:4.1f}{mis}{flag}")
+            if folder == "adversarial" and ans.kind == "fluent_wrong" and credited:
+                print(f"        credited: {credited}")
     return problems
 
 
