@@ -65,7 +65,7 @@ class InterviewScreen(Screen[None]):
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "Submit", priority=True),
-        Binding("escape", "cancel_stream", "Stop stream"),
+        Binding("escape", "cancel_stream", "Stop stream", priority=True),
         # priority: these win over the editor's own Ctrl keys (Ctrl+E/Ctrl+D in TextArea)
         Binding("ctrl+n", "skip", "Skip", priority=True),
         Binding("ctrl+d", "dont_know", "Don't know", priority=True),
