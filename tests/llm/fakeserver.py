@@ -75,6 +75,7 @@ class FakeLLM:
     def __init__(self) -> None:
         self.queue: deque[Reply] = deque()
         self.responder: Callable[[Seen], Reply] | None = None
+        self.on_done: Callable[[Seen], None] | None = None  # called once a reply is fully written
         self.requests: list[Seen] = []
         self.stop = threading.Event()
         outer = self
@@ -84,6 +85,11 @@ class FakeLLM:
 
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                # no Nagle: headers and body go out as written, as a real server's would
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
@@ -97,8 +103,16 @@ class FakeLLM:
                 except (BrokenPipeError, ConnectionResetError, OSError):
                     self.close_connection = True
                 seen.done_at = time.perf_counter()
+                if outer.on_done is not None:
+                    outer.on_done(seen)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # clients hang up on keep-alive connections; that is not a test failure
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
@@ -191,6 +205,6 @@ class FakeLLM:
         event(chunk({}, "stop"))
         p, c = r.usage or (111, max(1, len("".join(pieces)) // 4))
         event(chunk({}, usage={"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}))
-        event("[DONE]")
-        h.wfile.write(b"0\r\n\r\n")
+        done = b"data: [DONE]\n\n"
+        h.wfile.write(f"{len(done):x}\r\n".encode() + done + b"\r\n0\r\n\r\n")  # last event and end together
         h.wfile.flush()

@@ -58,6 +58,7 @@ async def test_normal_grade_and_streamed_probe(fake_llm: FakeLLM, llm: LLMExamin
     chunks = [c async for c in probe]
     assert len(chunks) >= 2, "the probe must stream"
     assert probe.text == "What does the baseline change?"
+    await llm.aclose()  # a finished probe's usage trailer is read in the background, settled before any next call
     assert [c.kind for c in llm.meter.calls] == ["grade", "probe"]
     assert llm.usage.prompt_tokens == 222 and llm.usage.cost_usd is None  # unknown price -> None ("unknown")
     assert len(fake_llm.requests) == 2

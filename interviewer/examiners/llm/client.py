@@ -86,6 +86,14 @@ def chunk_text(chunk: Any) -> str:
         return ""
 
 
+def chunk_finished(chunk: Any) -> bool:
+    """True on the chunk that carries the model's finish_reason: the text is complete."""
+    try:
+        return bool(chunk.choices and chunk.choices[0].finish_reason)
+    except (AttributeError, IndexError):
+        return False
+
+
 def chunk_usage(chunk: Any) -> tuple[int, int] | None:
     usage = getattr(chunk, "usage", None)
     if usage is None:

@@ -9,6 +9,8 @@ ExaminerUnavailable, on which the engine switches to offline and says so.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -25,6 +27,7 @@ from interviewer.examiners.llm.client import (
     LLMClient,
     OpenStream,
     RequestFailed,
+    chunk_finished,
     chunk_text,
     chunk_usage,
 )
@@ -82,6 +85,7 @@ class LLMExaminer(Examiner):
         self._no_schema: set[str] = set()
         self._budget_hit: str | None = None
         self._warned_unpriced = False
+        self._drains: set[asyncio.Task[None]] = set()
 
     @classmethod
     def from_choice(cls, choice: Any) -> LLMExaminer:
@@ -170,6 +174,7 @@ class LLMExaminer(Examiner):
         rubric = exchange.question.rubric
         if rubric is None or len(exchange.probes_asked()) >= exchange.max_probes:
             return None
+        await self._settle()
         litellm = await aload_litellm()
         model = self.client.model
         info = self._model_info(litellm, model)
@@ -247,11 +252,12 @@ class LLMExaminer(Examiner):
         """The probe's text: sanitised for a terminal; a cut stream just ends, keeping what arrived."""
         sanitizer = StreamSanitizer()
         extra: list[str] = []
+        state = "ended" if ended else "open"  # -> "finished" (the model said stop) or "ended"
         try:
             out = sanitizer.feed(start)
             if out:
                 yield out
-            if not ended:
+            if state == "open":
                 try:
                     async for chunk in opened.chunks:
                         if (u := chunk_usage(chunk)) is not None:
@@ -262,19 +268,55 @@ class LLMExaminer(Examiner):
                             out = sanitizer.feed(text)
                             if out:
                                 yield out
+                        if chunk_finished(chunk):
+                            state = "finished"
+                            break
+                    else:
+                        state = "ended"
                 except Exception as exc:  # after the first token: never retried, never raised into the UI
                     self._note_cut(opened.model, exc)
             tail = sanitizer.flush()
             if tail:
                 yield tail
         finally:
+            if state == "finished":
+                # The text is complete: hand it over now, and read the usage trailer in the background
+                # so the connection goes back to the pool without the caller waiting for it.
+                task = asyncio.get_running_loop().create_task(self._drain(opened, usage, "".join(extra), finish))
+                self._drains.add(task)
+                task.add_done_callback(self._drains.discard)
+            else:
+                finish("".join(extra))
+                if state == "open":  # cancelled or cut: release the connection
+                    await opened.aclose()
+
+    async def _drain(self, opened: OpenStream, usage: dict[str, tuple[int, int]], text: str, finish: Any) -> None:
+        try:
+            async for chunk in opened.chunks:
+                if (u := chunk_usage(chunk)) is not None:
+                    usage["u"] = u
+        except Exception as exc:
+            log.debug("reading the end of a finished stream failed: %s", redact(str(exc)))
             await opened.aclose()
-            finish("".join(extra))
+        finally:
+            finish(text)
 
     def _note_cut(self, model: str, exc: BaseException) -> None:
         msg = f"the probe from {model} was cut off ({type(exc).__name__}); the text that arrived is kept"
         self.notices.append(msg)
         log.info("%s: %s", msg, redact(str(exc)))
+
+    async def _settle(self) -> None:
+        """Wait for finished streams to record their usage: the budget and the record must see it."""
+        if self._drains:
+            _, late = await asyncio.wait(list(self._drains), timeout=self.client.policy.read_timeout)
+            for task in late:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def aclose(self) -> None:
+        await self._settle()
 
     # -- grading ----------------------------------------------------------------
     async def grade(self, exchange: Exchange) -> Grade:
@@ -283,6 +325,7 @@ class LLMExaminer(Examiner):
             raise ValueError(f"question {question.id} has no rubric to grade against")
         if not exchange.answered():
             return self._offline.grade_sync(exchange)  # nothing to read: no call, no cost
+        await self._settle()
         litellm = await aload_litellm()
         clean, ignored = self._scrubbed(exchange)
         schema = grade_schema(question)

@@ -52,6 +52,7 @@ def load_litellm() -> Any:
             ("telemetry", False),
             ("turn_off_message_logging", True),
             ("drop_params", True),
+            ("disable_streaming_logging", True),  # per-chunk logging threads cost latency and log nothing we use
         ):
             setattr(litellm, attr, value)
         _silence_loggers()

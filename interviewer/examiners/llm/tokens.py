@@ -95,10 +95,13 @@ def encoding_name(model: str) -> str:
 class TokenCounter:
     """Counts tokens for one model; degrades to ~4 characters per token if the BPE file is unusable."""
 
+    CACHE = 64  # recent texts: the system prefix and transcript are counted on every call
+
     def __init__(self, model: str) -> None:
         self.model = model
         self._enc: Any = None
         self._failed = False
+        self._seen: dict[str, int] = {}
 
     def _encoding(self) -> Any:
         if self._enc is None and not self._failed:
@@ -109,10 +112,15 @@ class TokenCounter:
         return self._enc
 
     def count(self, text: str) -> int:
+        cached = self._seen.get(text)
+        if cached is not None:
+            return cached
         enc = self._encoding()
-        if enc is None:
-            return (len(text) + 3) // 4
-        return len(enc.encode(text, disallowed_special=()))
+        n = (len(text) + 3) // 4 if enc is None else len(enc.encode(text, disallowed_special=()))
+        if len(self._seen) >= self.CACHE:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[text] = n
+        return n
 
     def count_messages(self, messages: list[dict[str, str]]) -> int:
         return sum(MESSAGE_OVERHEAD + self.count(m.get("content") or "") for m in messages) + REPLY_PRIMER
