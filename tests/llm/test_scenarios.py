@@ -86,6 +86,30 @@ async def test_none_means_no_probe(fake_llm: FakeLLM, llm: LLMExaminer, q: Quest
     assert llm.meter.calls[-1].kind == "probe"
 
 
+@pytest.mark.parametrize(
+    ("chunks", "key_point", "text"),
+    [
+        (["**ID: baseline-", "variance**\n", "What does it change?"], "baseline-variance", "What does it change?"),
+        (["Key point: std-normalization\nIs dividing by the std ", "always wise?"], "std-normalization",
+         "Is dividing by the std always wise?"),
+        (["What does the baseline ", "change?"], None, "What does the baseline change?"),
+        (["Why?\nAnd how?"], None, "Why?\nAnd how?"),
+    ],
+)
+async def test_probe_header_forms(fake_llm: FakeLLM, llm: LLMExaminer, q: Question, chunks: list[str],
+                                  key_point: str | None, text: str) -> None:
+    fake_llm.script(Reply.stream(chunks))
+    probe = await llm.next_probe(ex(q, ANSWER))
+    assert probe is not None and probe.key_point_id == key_point
+    assert await probe.collect() == text
+
+
+@pytest.mark.parametrize("reply", ["NONE", "None.", "**NONE**", "NONE\n"])
+async def test_none_forms(fake_llm: FakeLLM, llm: LLMExaminer, q: Question, reply: str) -> None:
+    fake_llm.script(Reply.text(reply))
+    assert await llm.next_probe(ex(q, ANSWER)) is None
+
+
 async def test_probe_limit_needs_no_call(fake_llm: FakeLLM, llm: LLMExaminer, q: Question) -> None:
     assert await llm.next_probe(ex(q, ANSWER, max_probes=0)) is None
     assert fake_llm.requests == []

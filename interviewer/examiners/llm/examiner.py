@@ -16,7 +16,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import BudgetExceeded
@@ -47,11 +47,14 @@ from interviewer.examiners.llm.tokens import (
 )
 from interviewer.examiners.offline.examiner import OfflineExaminer
 
+if TYPE_CHECKING:
+    from interviewer.examiners.factory import ExaminerChoice
+
 log = logging.getLogger(__name__)
 
 PROBE_MAX_TOKENS = 160
 GRADE_MAX_TOKENS = 1200
-_HEADER_SO_FAR = re.compile(r"^\s*[\[(`'\"*]*(?:id\s*[:=]\s*)?[A-Za-z0-9_-]*$")
+HEADER_LIMIT = 80  # characters read before deciding whether the first line is the key point id
 _HEADER = re.compile(r"^[\s\[(`'\"*]*(?:id\s*[:=]\s*)?([A-Za-z0-9][A-Za-z0-9_-]*)[\])`'\"*:.]*\s*$")
 
 
@@ -88,8 +91,10 @@ class LLMExaminer(Examiner):
         self._drains: set[asyncio.Task[None]] = set()
 
     @classmethod
-    def from_choice(cls, choice: Any) -> LLMExaminer:
+    def from_choice(cls, choice: ExaminerChoice) -> LLMExaminer:
         """Build from the factory's ExaminerChoice (model, api_base, fallbacks, max_cost, timeout)."""
+        if not choice.model:
+            raise ValueError("the LLM examiner needs a model")
         return cls(
             model=choice.model,
             api_base=choice.api_base,
@@ -202,7 +207,7 @@ class LLMExaminer(Examiner):
         header: str | None = None
         ended = False
         try:
-            while "\n" not in buf.lstrip() and _HEADER_SO_FAR.match(buf):
+            while "\n" not in buf.lstrip() and len(buf) < HEADER_LIMIT:
                 chunk = await anext(opened.chunks)
                 if (u := chunk_usage(chunk)) is not None:
                     usage["u"] = u
@@ -214,14 +219,18 @@ class LLMExaminer(Examiner):
         except Exception as exc:
             ended = True
             self._note_cut(opened.model, exc)
-        stripped = buf.lstrip()
-        if "\n" in stripped:
-            first_line, body = stripped.split("\n", 1)
-            m = _HEADER.match(first_line)
-            if m:
-                header, buf = m.group(1), body
-        elif ended and stripped.strip().strip(".").upper() == "NONE":
+        first_line, newline, body = buf.lstrip().partition("\n")
+        head = first_line.strip()
+        if (newline or ended) and head.strip("*.`'\" ").upper() == "NONE":
             header = "NONE"
+        elif newline and len(head) <= HEADER_LIMIT:
+            m = _HEADER.match(head)
+            # the id line, however the model decorated it ("ID: x", "**x**", "Key point: x"), is never shown
+            found = m.group(1) if m else None
+            if found is None and not head.endswith(("?", "？")):
+                found = next((i for i in sorted(ids) if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", head)), None)
+            if found:
+                header, buf = found, body
         done_text = "".join(received)
 
         def finish(extra: str = "") -> None:
