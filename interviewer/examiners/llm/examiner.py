@@ -252,11 +252,10 @@ class LLMExaminer(Examiner):
             await opened.aclose()
             finish()
             return self._offline.pick_probe(exchange)
-        return Probe(self._stream(opened, buf.lstrip(), ended, usage, done_text, finish), key_point)
+        return Probe(self._stream(opened, buf.lstrip(), ended, usage, finish), key_point)
 
     async def _stream(
-        self, opened: OpenStream, start: str, ended: bool, usage: dict[str, tuple[int, int]], done_text: str,
-        finish: Any,
+        self, opened: OpenStream, start: str, ended: bool, usage: dict[str, tuple[int, int]], finish: Any
     ) -> AsyncIterator[str]:
         """The probe's text: sanitised for a terminal; a cut stream just ends, keeping what arrived."""
         sanitizer = StreamSanitizer()
