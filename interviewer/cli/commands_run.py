@@ -118,6 +118,10 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
     overall = interview.record.overall()
     if overall is not None:
         io.say(f"\nInterview {interview.record.id}: mean score {overall:.1f}/10")
+    usage = interview.record.usage
+    if interview.examiner.name != "offline" and (usage.prompt_tokens or usage.completion_tokens):
+        cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "cost unknown"
+        io.say(f"LLM usage: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens, {cost}")
 
 
 @cli.command()

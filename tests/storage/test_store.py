@@ -121,6 +121,7 @@ def test_kill_9_loses_nothing_submitted(tmp_path: Path) -> None:
     seen = ""
     while "Where does GRPO" not in seen and time.time() < deadline:
         seen += proc.stdout.readline()
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     proc.stdin.write("second answer: the group mean\n.\n")
     proc.stdin.flush()
     while "?" not in (line := proc.stdout.readline()) and time.time() < deadline:
