@@ -146,3 +146,14 @@ def test_statements_of_the_rubric_score_at_least_9(bank: Bank) -> None:
 def test_empty_answer_scores_zero(bank: Bank, blank: str) -> None:
     for qid in _rubric_questions(bank):
         assert grade_text(bank.get(qid), blank, "en").overall == 0
+
+
+def test_refuted_misconception_is_not_held_against_the_candidate(demo_bank: Bank) -> None:
+    q = demo_bank.get("demo-01")
+    for text, lang in [
+        ("A common misconception is that GRPO trains a critic network; it uses the group mean instead.", "en"),
+        ("Molti pensano che GRPO addestri un critic, ma usa la media del gruppo.", "it"),
+        ("GRPOは価値ネットワークを学習する、というのはよくある誤解です。", "ja"),
+    ]:
+        assert grade_text(q, text, lang).misconceptions == [], text
+    assert grade_text(q, "GRPO trains a critic network to estimate the value.", "en").misconceptions

@@ -14,7 +14,7 @@ from interviewer.bank.models import KeyPoint, LocalizedCues, Question
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
-from interviewer.examiners.offline.guard import is_grader_addressed
+from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.text import explanation_quality, is_japanese, split_sentences
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
@@ -62,9 +62,10 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
 
     found: list[DetectedMisconception] = []
     wrong_sentences: set[int] = set()
+    refuting = {i for i, sent in enumerate(kept) if is_refutation(sent.text)}
     for m in rubric.misconceptions:
         for cue in _cues_for(m.cues, cue_lang):
-            hits = index.find(compile_cue(cue, japanese))
+            hits = [h for h in index.find(compile_cue(cue, japanese)) if h.sentence not in refuting]
             if hits:
                 wrong_sentences.update(h.sentence for h in hits)
                 found.append(

@@ -47,3 +47,19 @@ _JA = re.compile(
 def is_grader_addressed(sentence: str) -> bool:
     """True for a sentence that talks to the grader instead of answering."""
     return bool(_LATIN.search(fold(sentence)) or _JA.search(fold_ja(sentence)))
+
+
+# A sentence that names a wrong claim in order to reject it ("a common misconception is that…").
+_REFUTE_LATIN = re.compile(
+    r"\b(misconception|myth|common (mistake|error|pitfall|trap)|people (often |sometimes )?(think|believe|assume|claim|say)"
+    r"|(is|are|that'?s|this is) (a )?(wrong|false|incorrect|not true|untrue|a mistake)\b|contrary to|mistakenly|wrongly|incorrectly"
+    r"|it is tempting to (think|say|believe)"
+    r"|misconcezion|\bmito\b|errore (comune|tipico|frequente)|(molti|spesso si) (pensa|pensano|crede|credono)"
+    r"|(e|è) (sbagliato|falso|errato|un errore)|non (e|è) vero|erroneamente|contrariamente a)"
+)
+_REFUTE_JA = re.compile(r"誤解|よくある(間違い|誤り|勘違い)|と思われがち|と考えがち|俗説|間違いです|誤りです|勘違い")
+
+
+def is_refutation(sentence: str) -> bool:
+    """True for a sentence that states a wrong claim only to reject it."""
+    return bool(_REFUTE_LATIN.search(fold(sentence)) or _REFUTE_JA.search(fold_ja(sentence)))
