@@ -31,7 +31,8 @@ JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "�
 # Words that contain a negator's characters but do not negate.
 JA_NOT_NEGATING = (
     "少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく", "なくす", "なくし",
-    "ないように", "ないよう",
+    "ないように", "ないよう", "なければならない", "なければなりません", "なければいけない", "なくてはならない",
+    "なくてはいけない", "ねばならない", "なければ",
 )
 # A clause ending in ず ("使わず、") negates; these words end in ず but do not.
 JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")

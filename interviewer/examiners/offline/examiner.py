@@ -64,20 +64,23 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     wrong_sentences: set[int] = set()
     refuting = {i for i, sent in enumerate(kept) if is_refutation(sent.text)}
     for m in rubric.misconceptions:
-        for cue in _cues_for(m.cues, cue_lang):
-            hits = [h for h in index.find(compile_cue(cue, japanese)) if h.sentence not in refuting]
-            if hits:
-                wrong_sentences.update(h.sentence for h in hits)
-                found.append(
-                    DetectedMisconception(
-                        id=m.id,
-                        claim=m.claim,
-                        quote=hits[0].quote,
-                        correction=m.correction.get(lang),
-                        penalty=m.penalty,
-                    )
+        # Every sentence that states the claim loses key-point credit; the penalty counts once.
+        hits = sorted(
+            (h for cue in _cues_for(m.cues, cue_lang) for h in index.find(compile_cue(cue, japanese))
+             if h.sentence not in refuting),
+            key=lambda h: h.sentence,
+        )
+        if hits:
+            wrong_sentences.update(h.sentence for h in hits)
+            found.append(
+                DetectedMisconception(
+                    id=m.id,
+                    claim=m.claim,
+                    quote=hits[0].quote,
+                    correction=m.correction.get(lang),
+                    penalty=m.penalty,
                 )
-                break
+            )
 
     criteria = [_score_point(kp, index, quality, wrong_sentences, cue_lang, lang) for kp in rubric.key_points]
     return Analysis(criteria, found, dropped)
