@@ -181,3 +181,9 @@ def test_cli_list_filters_track_and_lang() -> None:
 def test_cli_show_unknown_id() -> None:
     r = run_cli("show", "nope-01")
     assert r.returncode == 2 and "unknown question id 'nope-01'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_duplicate_yaml_key_is_an_error(tmp_path: Path) -> None:
+    p = write(tmp_path, "id: a\ntrack: algorithm\nid: b\n")
+    _, problems = load_question(p)
+    assert len(problems) == 1 and "duplicate key 'id'" in problems[0].message and "line 3" in problems[0].message

@@ -157,3 +157,12 @@ def test_refuted_misconception_is_not_held_against_the_candidate(demo_bank: Bank
     ]:
         assert grade_text(q, text, lang).misconceptions == [], text
     assert grade_text(q, "GRPO trains a critic network to estimate the value.", "en").misconceptions
+
+
+def test_ordinary_sentences_are_not_taken_as_addressed_to_the_grader() -> None:
+    for s in [
+        "The acceptance rate is 1/M, so it becomes very wasteful in high dimensions.",
+        "The RL system: rollout first, then training.",
+        "The system prompt tells the policy to reason step by step.",
+    ]:
+        assert not is_grader_addressed(s), s

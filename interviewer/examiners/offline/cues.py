@@ -12,10 +12,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from interviewer.examiners.offline.text import Sentence, fold, fold_ja, latin_tokens, split_sentences
+from interviewer.examiners.offline.text import CLAUSE_MARKS, Sentence, fold, fold_ja, latin_tokens, split_sentences
 
 LATIN_NEGATORS = frozenset(
-    ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "instead", "rather", "invece", "anziche"]
+    ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "nothing", "none", "instead", "rather", "invece", "anziche"]
 )
 # "not only X but also Y" affirms X.
 _NOT_NEGATING_NEXT = frozenset(["only", "just", "solo", "soltanto", "necessarily"])
@@ -63,7 +63,7 @@ def _compile_alt(alt: str, japanese: bool) -> Alt:
         body = fold_ja(alt.rstrip("="))
         return Alt((body,), (False,), alt)
     forced = alt.endswith("=")
-    words = tuple(w for w in latin_tokens(alt.rstrip("=")) if w != ",")
+    words = tuple(w for w in latin_tokens(alt.rstrip("=")) if w not in CLAUSE_MARKS)
     exact = tuple(forced or len(w) <= 3 for w in words)
     return Alt(words, exact, alt)
 
@@ -149,7 +149,7 @@ class AnswerIndex:
         i, seen = start - 1, 0
         while i >= 0 and seen < LATIN_WINDOW and self.token_sentence[i] == sent:
             tok = self.tokens[i]
-            if tok == ",":
+            if tok in CLAUSE_MARKS:
                 return False
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""

@@ -26,8 +26,10 @@ _PATTERNS = [
     r"^\s*(system|assistant|developer)\s*:",
     r"\[(system|inst)\]|<\s*/?\s*(system|instructions?|answer|candidate|rubric)[^>]*>",
     # requests for a score
-    r"\b(give|award|assign|grant|mark|rate|score)\b.{0,30}\b(me|this|my|the answer|it)\b.{0,30}"
-    r"\b(10|ten|full|maximum|max|perfect|top|highest|high|100)\b",
+    r"\b(give|award|assign|grant)\b.{0,30}\b(me|this|my|the answer)\b.{0,30}"
+    r"\b(10|ten|full|maximum|max|perfect|top|highest|100)\b",
+    r"\b(rate|score|mark|grade)\s+(me|this answer|my answer|this response)\b.{0,30}"
+    r"\b(10|ten|full|maximum|max|perfect|top|highest|high|highly|100)\b",
     r"\b(full|maximum|perfect|top)\s+(marks?|score|points?|grade)",
     r"\b(10|ten)\s*(/|out of|su)\s*(10|ten|dieci)\b",
     r"\b(deserves?|merits?|merita|meritano)\b.{0,30}\b(10|ten|full|maximum|perfect|high|massimo|pieni)",

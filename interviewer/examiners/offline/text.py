@@ -14,7 +14,8 @@ from dataclasses import dataclass
 _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 # Decimals stay one token ("0.2"); "dr.grpo" splits into "dr" "grpo".
 # Thousands ("16,384") and Greek letters (β, ε) are kept as tokens.
-_WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)+|[a-z0-9\u03b1-\u03c9]+(?:'[a-z0-9]+)*|,")
+_WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)+|[a-z0-9\u03b1-\u03c9]+(?:'[a-z0-9]+)*|[,:]")
+CLAUSE_MARKS = frozenset({",", ":"})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 _LIST_SEP = re.compile(r"[,、·•]")
 # Italian elided articles and prepositions: "dell'entropia" -> "dell entropia".
@@ -63,7 +64,7 @@ _CONTRACTIONS = (
 
 
 def latin_tokens(text: str) -> list[str]:
-    """Words (and commas, kept as clause marks) of an English or Italian sentence."""
+    """Words (and commas and colons, kept as clause marks) of an English or Italian sentence."""
     t = fold(text)
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
@@ -81,7 +82,7 @@ class Sentence:
     start: int
 
 
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|cf|approx|resp|ca|fig|eq|sec|ch)\.|\b[A-Z]\.)$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|cf|approx|resp|ca|fig|eq|sec|ch|al|dr|mr|ms|prof|no)\.|\b[A-Z]\.)$", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -123,7 +124,7 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
         if not any(p in body for p in JA_PARTICLES):
             return 0.25
         return 1.0
-    words = [w for w in latin_tokens(body) if w != ","]
+    words = [w for w in latin_tokens(body) if w not in CLAUSE_MARKS]
     if len(words) < 4:
         return 0.25
     if len(segments) >= 4 and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
