@@ -12,7 +12,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from interviewer.examiners.offline.text import CLAUSE_MARKS, Sentence, fold, fold_ja, latin_tokens, split_sentences
+from interviewer.examiners.offline.text import (
+    CLAUSE_MARKS,
+    Sentence,
+    fold,
+    fold_ja,
+    latin_tokens,
+    split_sentences,
+)
 
 LATIN_NEGATORS = frozenset(
     ["not", "no", "never", "without", "neither", "nor", "non", "senza", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "nothing", "none", "instead", "rather", "invece", "anziche"]
