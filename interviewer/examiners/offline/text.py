@@ -25,7 +25,16 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@
 
 # Words that make a sentence an explanation rather than a list of nouns.
 FUNCTION_WORDS = frozenset(
-    ["is", "are", "was", "were", "be", "been", "being", "because", "so", "since", "therefore", "thus", "which", "that", "this", "these", "those", "the", "a", "an", "to", "of", "by", "it", "its", "when", "if", "than", "then", "into", "from", "with", "for", "on", "at", "as", "does", "do", "can", "will", "would", "should", "must", "may", "might", "has", "have", "had", "why", "how", "what", "where", "while", "whereas", "e", "il", "lo", "la", "le", "gli", "i", "un", "una", "uno", "di", "del", "della", "dei", "degli", "delle", "per", "da", "con", "su", "che", "perche", "quindi", "poiche", "quando", "se", "come", "cosa", "sono", "ha", "hanno", "viene", "vengono", "essere", "si", "non", "al", "alla", "ai", "nel", "nella"]
+    """
+    a ai al alla also an anche are as at be because been being between both but by can che cioe come con
+    cosa da degli dei del della delle di do does done dove e each essere every fa fanno for fra from get
+    gets give gives gli ha had hanno has have he how i if il in into is it its just keep keeps la le
+    less lo ma made make makes may meno mentre might more much must my nel nella no non not of ogni on
+    one only our over per perche piu poiche possono puo quando quindi rende se serve she should si since
+    so solo sono su than that the their them then therefore these they this those thus to too tra un una
+    uno usa usando used uses using vengono very via viene was we were what when where whereas which
+    while why will with would you your
+    """.split()
 )
 JA_PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "ので", "から", "ため", "ます", "です", "する", "れる")
 
@@ -56,16 +65,17 @@ def fold_ja(text: str) -> str:
 
 
 _CONTRACTIONS = (
-    ("n't", " not"),
-    ("n’t", " not"),
-    ("cannot", "can not"),
     ("won't", "will not"),
+    ("can't", "can not"),
+    ("shan't", "shall not"),
+    ("cannot", "can not"),
+    ("n't", " not"),
 )
 
 
 def latin_tokens(text: str) -> list[str]:
     """Words (and commas and colons, kept as clause marks) of an English or Italian sentence."""
-    t = fold(text)
+    t = fold(text).replace("’", "'")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     t = t.replace("’", "'").replace("-", " ").replace("_", " ")
