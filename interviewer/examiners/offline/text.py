@@ -79,6 +79,7 @@ def latin_tokens(text: str) -> list[str]:
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     t = t.replace("’", "'").replace("-", " ").replace("_", " ")
+    t = re.sub(r"(?<![\d,])(\d+),(\d{1,2})(?![\d,])", r"\1.\2", t)  # Italian decimals: "2,77" -> "2.77"
     # Italian elisions: "l'importanza" -> "l importanza"
     t = _ELISION.sub(r"\1 ", t)
     return _WORD.findall(t)
