@@ -34,13 +34,13 @@ _NEGATE_ONLY_BEFORE = {
 }
 LATIN_WINDOW = 4
 
-JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく")
+JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく", "なかった")
 # Words that contain a negator's characters but do not negate.
 JA_NOT_NEGATING = (
     "少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく", "なくす", "なくし",
     "ないように", "ないよう", "なければならない", "なければなりません", "なければいけない", "なくてはならない",
     "なくてはいけない", "ねばならない", "なければ", "ないといけない", "ないといけません", "なきゃ", "なくちゃ",
-    "かもしれない", "かもしれません", "つない", "でないと", "じゃないと",
+    "かもしれない", "かもしれません", "つない", "でないと", "じゃないと", "みなし", "しないと",
 )
 # A clause ending in ず ("使わず、") negates; these words end in ず but do not.
 JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")
@@ -161,7 +161,8 @@ class AnswerIndex:
                 return False
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
-                if nxt in _NOT_NEGATING_NEXT:
+                prev = self.tokens[i - 1] if i > 0 else ""
+                if nxt in _NOT_NEGATING_NEXT or prev == "finche":  # "not only", "finché non" (until)
                     pass
                 elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"

@@ -33,7 +33,8 @@ _PATTERNS = [
     r"\b(full|maximum|perfect|top)\s+(marks?|score|points?|grade)",
     r"\b(10|ten)\s*(/|out of|su)\s*(10|ten|dieci)\b",
     r"\b(deserves?|merits?|merita|meritano)\b.{0,30}\b(10|ten|full|maximum|perfect|high|massimo|pieni)",
-    r"\b(dammi|dai|assegna|assegnami|metti|mettimi)\b.{0,30}\b(10|dieci|massimo|pieni|alto)\b",
+    r"\b(dammi|assegnami|mettimi)\b.{0,30}\b(10|dieci|massimo|pieni|alto)\b",
+    r"\b(dai|assegna|metti)\b.{0,20}\b(10|dieci|il massimo|pieni voti|punteggio pieno|voto pieno)\b",
     r"\b(punteggio|voto)\s+(massimo|pieno|perfetto)",
     r"\"?(score|overall|grade|verdict)\"?\s*:\s*\"?(10|[0-9]|strong|pass)",
 ]

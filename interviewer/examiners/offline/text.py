@@ -33,10 +33,11 @@ FUNCTION_WORDS = frozenset(
     one only our over per perche piu poiche possono puo quando quindi rende se serve she should si since
     so solo sono su than that the their them then therefore these they this those thus to too tra un una
     uno usa usando used uses using vengono very via viene was we were what when where whereas which
-    while why will with would you your
+    while why will with would you your and or plus like it's that's there's what's here's they're we're
+    sui sulle sul dal dalla dalle nei negli o oppure
     """.split()
 )
-JA_PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "ので", "から", "ため", "ます", "です", "する", "れる")
+JA_PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "ので", "から", "ため", "ます", "です", "する", "れる", "なら")
 
 
 def strip_control(text: str) -> str:
