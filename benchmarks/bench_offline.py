@@ -75,7 +75,7 @@ def main() -> None:
         times.append((time.perf_counter() - t0) * 1000)
         scored.append((a, g.overall))
 
-    print(f"calibration answers: {len(scored)} over {len({a.question_id for a, _ in scored})} questions")
+    print(f"graded answers: {len(scored)} over {len({a.question_id for a, _ in scored})} questions")
     ref = [a.grade for a, _ in scored]
     got = [s for _, s in scored]
     print(f"Spearman (all): {spearman(ref, got):.3f}   (target >= 0.85 on the held-out set)")
@@ -103,13 +103,15 @@ def main() -> None:
     per_q: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for a, s in scored:
         per_q[a.question_id][a.kind].append(s)
-    pairs = wins = 0
+    pairs = wins = mean_wins = 0
     for kinds in per_q.values():
         if kinds["fluent_wrong"] and kinds["partial"]:
             pairs += 1
             wins += max(kinds["fluent_wrong"]) < min(kinds["partial"])
+            mean_wins += statistics.fmean(kinds["fluent_wrong"]) < statistics.fmean(kinds["partial"])
     if pairs:
-        print(f"fluent-but-wrong below partial (strictly, every pair): {wins}/{pairs} questions = {wins / pairs:.0%}   (target >= 80%)")
+        print(f"fluent-but-wrong below partial, every pair: {wins}/{pairs} questions = {wins / pairs:.0%}   (target >= 80%)")
+        print(f"fluent-but-wrong below partial, question means: {mean_wins}/{pairs} = {mean_wins / pairs:.0%}")
 
     print(f"median ms per answer: {statistics.median(times):.2f}  (p95 {sorted(times)[int(0.95 * len(times))]:.2f}; target <= 5 ms)")
 
