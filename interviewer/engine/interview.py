@@ -18,7 +18,7 @@ from interviewer.engine.record import Plan, QuestionRecord, SessionRecord, TurnR
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import ExaminerUnavailable
 from interviewer.examiners.grade import Grade
-from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer, analyse
+from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ class Interview:
     async def _next_probe(self) -> Probe | None:
         exchange = self.exchange()
         if self.plan.mode == "drill" and exchange.question.rubric is not None:
-            coverage = analyse(exchange.question, exchange.candidate_text(), exchange.lang).coverage()
+            coverage = self._offline.analysis(exchange).coverage()
             if all(v >= COVERED for v in coverage.values()):
                 return None
         try:
@@ -226,7 +226,7 @@ class Interview:
         rubric = exchange.question.rubric
         if cur is None or rubric is None:
             return None
-        coverage = analyse(exchange.question, exchange.candidate_text(), exchange.lang).coverage()
+        coverage = self._offline.analysis(exchange).coverage()
         open_points = [k for k in rubric.key_points if coverage[k.id] < COVERED]
         if not open_points:
             return None

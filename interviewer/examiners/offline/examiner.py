@@ -125,7 +125,8 @@ class OfflineExaminer(Examiner):
         # grade() and next_probe() on the same exchange share one analysis.
         self._cache: dict[tuple[str, str, str], Analysis] = {}
 
-    def _analyse(self, exchange: Exchange) -> Analysis:
+    def analysis(self, exchange: Exchange) -> Analysis:
+        """The matcher's findings for this exchange (cached: probe, grade and hint share one)."""
         key = (exchange.question.id, exchange.lang, exchange.candidate_text())
         found = self._cache.get(key)
         if found is None:
@@ -142,7 +143,7 @@ class OfflineExaminer(Examiner):
         rubric = exchange.question.rubric
         if rubric is None or len(exchange.probes_asked()) >= exchange.max_probes:
             return None
-        coverage = self._analyse(exchange).coverage()
+        coverage = self.analysis(exchange).coverage()
         asked = set(exchange.probes_asked())
         candidates = [kp for kp in rubric.key_points if coverage[kp.id] < COVERED and kp.id not in asked]
         if not candidates:
@@ -155,7 +156,7 @@ class OfflineExaminer(Examiner):
 
     def grade_sync(self, exchange: Exchange) -> Grade:
         answered = exchange.answered()
-        analysis = self._analyse(exchange)
+        analysis = self.analysis(exchange)
         note = None
         if analysis.dropped:
             note = f"ignored {len(analysis.dropped)} sentence(s) addressed to the grader"
