@@ -41,6 +41,7 @@ JA_NOT_NEGATING = (
     "ないように", "ないよう", "なければならない", "なければなりません", "なければいけない", "なくてはならない",
     "なくてはいけない", "ねばならない", "なければ", "ないといけない", "ないといけません", "なきゃ", "なくちゃ",
     "かもしれない", "かもしれません", "つない", "でないと", "じゃないと", "みなし", "しないと",
+    "すぎない", "すぎません", "過ぎない", "過ぎません",
 )
 # A clause ending in ず ("使わず、") negates; these words end in ず but do not.
 JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")
@@ -69,7 +70,8 @@ def _compile_alt(alt: str, japanese: bool) -> Alt:
     alt = alt.strip()
     if japanese:
         body = fold_ja(alt.rstrip("="))
-        return Alt((body,), (False,), alt)
+        # "ce=" in a Japanese cue: an ASCII word that must not match inside "reference"
+        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt)
     forced = alt.endswith("=")
     words = tuple(w for w in latin_tokens(alt.rstrip("=")) if w not in CLAUSE_MARKS)
     exact = tuple(forced or len(w) <= 3 for w in words)
@@ -227,7 +229,8 @@ class AnswerIndex:
                     needle = alt.words[0]
                     p = text.find(needle)
                     while p >= 0:
-                        spans.append((p, p + len(needle)))
+                        if not alt.exact[0] or _ascii_word_at(text, p, p + len(needle)):
+                            spans.append((p, p + len(needle)))
                         p = text.find(needle, p + 1)
                 spans_per_term.append(spans)
             if any(not s for s in spans_per_term):
@@ -245,6 +248,13 @@ class AnswerIndex:
             return []
         hits = self._match_ja(cue) if self.japanese else self._match_latin(cue)
         return [Match(i, self.sentences[i].text) for i in hits]
+
+
+def _ascii_word_at(text: str, start: int, end: int) -> bool:
+    """No ASCII letter or digit touches the match on either side."""
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum())
 
 
 def _disjoint_choice(spans_per_term: list[list[tuple[int, int]]]) -> bool:
