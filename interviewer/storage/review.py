@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import zlib
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fsrs import Card, Rating, Scheduler
+    from fsrs import Rating, Scheduler
 
 
 def rating_for(score: float) -> Rating:
@@ -46,9 +46,3 @@ def parse_time(value: str) -> datetime:
     dt = datetime.fromisoformat(value)
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
-
-def card_summary(card_json: str) -> dict[str, Any]:
-    from fsrs import Card
-
-    card: Card = Card.from_json(card_json)
-    return {"due": card.due.isoformat(timespec="seconds"), "stability": card.stability, "state": card.state.name}

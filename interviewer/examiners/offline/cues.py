@@ -15,10 +15,8 @@ from functools import lru_cache
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     Sentence,
-    fold,
     fold_ja,
     latin_tokens,
-    split_sentences,
 )
 
 LATIN_NEGATORS = frozenset(
@@ -272,8 +270,4 @@ def _disjoint_choice(spans_per_term: list[list[tuple[int, int]]]) -> bool:
     return pick(0, [])
 
 
-def index_answer(text: str, japanese: bool) -> AnswerIndex:
-    return AnswerIndex.build(split_sentences(text), japanese)
-
-
-__all__ = ["AnswerIndex", "Cue", "Match", "compile_cue", "fold", "index_answer"]
+__all__ = ["AnswerIndex", "Cue", "Match", "compile_cue"]
