@@ -25,7 +25,11 @@ MAX_ANSWER_CHARS = 20_000
 
 
 class InputError(ValueError):
-    """A request that cannot be graded; the message says why."""
+    """A request that cannot be graded; the message says why, `rid` names the line's id if known."""
+
+    def __init__(self, message: str, rid: Any = None) -> None:
+        super().__init__(message)
+        self.rid = rid
 
 
 @dataclass
@@ -58,17 +62,17 @@ def parse_line(line: str, lineno: int, bank: Bank, default_lang: str) -> Request
     rid = obj.get("id", f"line-{lineno}")
     qid, answer, lang = obj.get("question_id"), obj.get("answer"), obj.get("lang") or default_lang
     if not isinstance(qid, str):
-        raise InputError(f"line {lineno}: field 'question_id' is missing or not a string")
+        raise InputError(f"line {lineno}: field 'question_id' is missing or not a string", rid)
     if qid not in bank:
-        raise InputError(f"line {lineno}: unknown question_id {qid!r}")
+        raise InputError(f"line {lineno}: unknown question_id {qid!r}", rid)
     if not isinstance(answer, str):
-        raise InputError(f"line {lineno}: field 'answer' is missing or not a string")
+        raise InputError(f"line {lineno}: field 'answer' is missing or not a string", rid)
     if lang not in LANGS:
-        raise InputError(f"line {lineno}: field 'lang' must be one of {', '.join(LANGS)}")
+        raise InputError(f"line {lineno}: field 'lang' must be one of {', '.join(LANGS)}", rid)
     try:
         check_answer(answer)
     except InputError as exc:
-        raise InputError(f"line {lineno}: {exc}") from None
+        raise InputError(f"line {lineno}: {exc}", rid) from None
     return Request(str(rid), qid, answer, lang)
 
 
@@ -124,13 +128,13 @@ async def grade_batch(
     async def one(n: int, line: str) -> dict[str, Any]:
         rid: Any = f"line-{n}"
         try:
-            rid = _peek_id(line, n)
             req = parse_line(line, n, bank, default_lang)
+            rid = req.id
             async with sem:
                 result, _ = await grade_request(examiner, bank, req)
                 return result.model_dump(mode="json")
         except InputError as exc:
-            return {"id": rid, "error": str(exc)}
+            return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}
         except Exception as exc:  # one failed line must not stop the batch
             return {"id": rid, "error": f"{type(exc).__name__}: {exc}"}
         finally:
@@ -146,10 +150,3 @@ async def grade_batch(
         for task in tasks:
             task.cancel()
 
-
-def _peek_id(line: str, n: int) -> Any:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        return f"line-{n}"
-    return obj.get("id", f"line-{n}") if isinstance(obj, dict) else f"line-{n}"
