@@ -66,13 +66,14 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
 def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     """Feedback as Markdown (reports; the TUI draws the rubric table itself: table=False)."""
     t = LABELS.get(grade.lang, LABELS["en"])
-    out = [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{grade.examiner}_", ""] if table else []
+    out: list[str] = []
     if table:
+        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{grade.examiner}_", ""]
         out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]
-    for c in grade.criteria if table else []:
-        quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"
-        score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}"
-        out.append(f"| {_md(c.statement or c.id)} | {score} | {quote} |")
+        for c in grade.criteria:
+            quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"
+            score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}"
+            out.append(f"| {_md(c.statement or c.id)} | {score} | {quote} |")
     if grade.misconceptions:
         out += ["", f"### {t['misconceptions']}"]
         for m in grade.misconceptions:
