@@ -22,7 +22,7 @@ _STEMMER_LANG = {"en": "english", "it": "italian"}
 
 @lru_cache(maxsize=4)
 def _stemmer(lang: str) -> Any:
-    import Stemmer  # PyStemmer; lazy on purpose
+    import Stemmer  # type: ignore[import-not-found]  # PyStemmer (no stubs); lazy on purpose
 
     return Stemmer.Stemmer(_STEMMER_LANG.get(lang, "english"))
 
@@ -50,7 +50,7 @@ class Morpheme:
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Any:
-    from sudachipy import Dictionary, SplitMode  # lazy on purpose
+    from sudachipy import Dictionary, SplitMode  # type: ignore[import-untyped]  # lazy on purpose
 
     return Dictionary(dict="core").tokenizer(mode=SplitMode.C)
 
