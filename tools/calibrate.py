@@ -3,7 +3,7 @@
     python tools/calibrate.py [--set calibration --set adversarial --set blind --set DIR ...] [--holdout NAME] [--check]
 
 Every graded answer in the sets is matched once (raw evidence, polarity,
-misconceptions, specificity, density); then the six numbers of
+misconceptions, specificity, density); then the numbers of
 `interviewer.examiners.offline.scoring.Model` are fitted to the reference
 grades by a deterministic pattern search on the squared error of the score the
 grade will actually show (clipping, reachable rows and rounded penalties
@@ -33,8 +33,8 @@ from interviewer.examiners.offline.examiner import Analysis, analyse  # noqa: E4
 from interviewer.examiners.offline.scoring import COEFFICIENTS, IDENTITY, Model, predict  # noqa: E402
 
 DEFAULT_SETS = ["calibration", "adversarial", "blind", "/work/sets/tuning"]
-NONNEGATIVE = {0, 1, 2}  # more evidence, specificity or density never lowers the score
-FIXED = {4}  # the misconception scale stays 1: rubric authors set and document each penalty
+NONNEGATIVE = {0, 1, 2, 4}  # more evidence, specificity or density never lowers the score
+FIXED = {5}  # the misconception scale stays 1: rubric authors set and document each penalty
 MIN_CONTRADICTION = 1.0  # a contradicted key point is reported as an error, so it costs at least a point
 
 
@@ -43,25 +43,26 @@ def _vector(m: Model) -> list[float]:
 
 
 def _model(v: list[float]) -> Model:
-    return Model(tuple(v[:4]), v[4], v[5])
+    return Model(tuple(v[:5]), v[5], v[6])
 
 
-def loss(model: Model, data: list[tuple[Analysis, float]]) -> float:
-    return statistics.fmean((predict(a, model) - ref) ** 2 for a, ref in data)
+def loss(model: Model, data: list[list[tuple[Analysis, float]]]) -> float:
+    """Mean over sets of each set's mean squared error: every set counts the same, however large."""
+    return statistics.fmean(statistics.fmean((predict(a, model) - ref) ** 2 for a, ref in items) for items in data)
 
 
-def fit(data: list[tuple[Analysis, float]]) -> Model:
+def fit(data: list[list[tuple[Analysis, float]]]) -> Model:
     """Pattern search from the uncalibrated score: try +-step on each coefficient, halve the step when stuck."""
     v = _vector(IDENTITY)
     best = loss(_model(v), data)
-    steps = [0.2, 0.2, 0.2, 1.0, 0.2, 0.5]
+    steps = [0.2, 0.2, 0.2, 1.0, 0.2, 0.2, 0.5]
     for _ in range(400):
         improved = False
         for i in range(len(v)):
             for sign in (1, -1):
                 trial = list(v)
                 trial[i] = round(trial[i] + sign * steps[i], 6)
-                if i in FIXED or (i in NONNEGATIVE and trial[i] < 0) or (i == 5 and trial[i] < MIN_CONTRADICTION):
+                if i in FIXED or (i in NONNEGATIVE and trial[i] < 0) or (i == 6 and trial[i] < MIN_CONTRADICTION):
                     continue
                 cand = loss(_model(trial), data)
                 if cand < best - 1e-9:
@@ -101,7 +102,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="fail if calibration.json is not what the fit produces")
     args = parser.parse_args()
     sets = gather(args.set or DEFAULT_SETS)
-    train = [x for name, items in sets.items() if name != args.holdout for x in items]
+    train = [items for name, items in sets.items() if name != args.holdout]
     model = fit(train)
     print("coefficients:", json.dumps(model.to_json()))
     for name, items in sets.items():

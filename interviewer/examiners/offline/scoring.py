@@ -4,15 +4,16 @@ The matcher reports raw evidence per key point. A small linear model, fitted on
 graded answers by `tools/calibrate.py` and shipped as `calibration.json`, turns
 that evidence into points:
 
-    points = clip(b1*C + b2*C*specificity + b3*C*density + b4*[C > 0], 0, 10)
+    points = clip(b1*C + b2*C*specificity + b3*C*density + b4*[C > 0] + b5*sqrt(10*C), 0, 10)
 
 where C is the covered share of the rubric weight on 0..10 (after evidence is
 capped per sentence), specificity counts numbers, formulas and named methods,
 and density is the share of the answer's sentences that carry evidence (so
-rambling dilutes it). Penalties are the rubric's misconception penalties times
+rambling dilutes it); the square root lets partial coverage count for more than
+its share, as examiners grade. Penalties are the rubric's misconception penalties times
 a fitted scale, and a fitted penalty per contradicted key point.
 
-Why a clipped linear model: it has five numbers a reader can check, is monotone
+Why a clipped linear model: it has six numbers a reader can check, is monotone
 in every piece of evidence, cannot reward an answer with no evidence (every
 term is zero when C is zero), and our few hundred graded answers cannot
 support a richer model without overfitting. The points are shown by scaling
@@ -23,6 +24,7 @@ maximum), so rows minus penalties equal the header score.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from interviewer.examiners.offline.examiner import Analysis
 
 COEFFICIENTS = Path(__file__).with_name("calibration.json")
-FEATURES = ("coverage", "coverage_x_specificity", "coverage_x_density", "any_evidence")
+FEATURES = ("coverage", "coverage_x_specificity", "coverage_x_density", "any_evidence", "sqrt_coverage")
 MAX_CONTRADICTIONS = 3
 
 
@@ -56,7 +58,7 @@ class Model:
         }
 
 
-IDENTITY = Model((1.0, 0.0, 0.0, 0.0), 1.0, 1.0)  # the uncalibrated score: 10 x covered weight
+IDENTITY = Model((1.0, 0.0, 0.0, 0.0, 0.0), 1.0, 1.0)  # the uncalibrated score: 10 x covered weight
 
 
 @lru_cache(maxsize=1)
@@ -73,7 +75,7 @@ def load_model(path: Path = COEFFICIENTS) -> Model:
 def features(a: Analysis) -> tuple[float, ...]:
     total = sum(c.max for c in a.criteria)
     cov = 10.0 * sum(min(c.score, c.max) for c in a.criteria) / total if total else 0.0
-    return (cov, cov * a.specificity, cov * a.density, 1.0 if cov > 0 else 0.0)
+    return (cov, cov * a.specificity, cov * a.density, 1.0 if cov > 0 else 0.0, math.sqrt(10.0 * cov))
 
 
 def row_points(a: Analysis, model: Model) -> float:
