@@ -41,7 +41,8 @@ _NEGATE_ONLY_BEFORE = {
 # A negation does not reach past these: "not X but Y" affirms Y.
 _SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and"])
 LATIN_WINDOW = 4  # content words: "has nothing to do with the X" still reaches X
-_FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere"])
+# Words that do not use up the window: "never need loss scaling or per-tensor scales" denies both.
+_FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno"])
 
 # Japanese predicate negation, read from SudachiPy morphemes after the term.
 _JA_NEG_AUX = frozenset({"ない", "ぬ", "ず", "ん"})  # 助動詞: 使わない, ありません (ん = ぬ), せず
