@@ -40,6 +40,8 @@ _NEGATE_ONLY_BEFORE = {
 }
 # A negation does not reach past these: "not X but Y" affirms Y.
 _SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and"])
+# Articles and possessives a phrase may contain or omit: "reduc varian" matches "reduces the variance".
+PHRASE_OPTIONAL = frozenset(["the", "a", "an", "its", "their", "his", "her", "our", "il", "lo", "la", "i", "gli", "le", "un", "una", "uno", "l", "suo", "sua", "loro"])
 LATIN_WINDOW = 4  # content words: "has nothing to do with the X" still reaches X
 # Words that do not use up the window: "never need loss scaling or per-tensor scales" denies both.
 _FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno"])
@@ -95,6 +97,8 @@ def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
         words = tuple(plain.split())
     else:
         words = tuple(w for w in latin_tokens(plain) if w not in CLAUSE_MARKS)
+    if len(words) > 1:  # articles inside a phrase are optional: "reduc the varian" is "reduc varian"
+        words = (words[0], *(w for w in words[1:] if w not in PHRASE_OPTIONAL)) if words[0] not in PHRASE_OPTIONAL else words
     exact = tuple(forced or len(w) <= 3 for w in words)
     # "=" pins the written form: no stem matching ("migliore=" must not find "migliora")
     stems = tuple("" if (forced or not stemmed) else stem(w, lang) for w in words)
@@ -269,6 +273,10 @@ class AnswerIndex:
             end = start + 1
             ok = True
             for w, st, ex in zip(alt.words[1:], alt.stems[1:], alt.exact[1:], strict=True):
+                skipped = 0
+                while end < len(self.tokens) - 1 and skipped < 2 and self.tokens[end] in PHRASE_OPTIONAL and self.tokens[end] != w:
+                    end += 1
+                    skipped += 1
                 if end >= len(self.tokens) or self.token_sentence[end] != self.token_sentence[start]:
                     ok = False
                     break
