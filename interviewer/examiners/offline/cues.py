@@ -358,7 +358,7 @@ class AnswerIndex:
                 spans.add((p, p + len(needle)))
             p = text.find(needle, p + 1)
         lemma = lemma_string(needle) if not needle.isascii() else ""
-        if lemma and lemma != needle:
+        if lemma:
             p = js.lemmas.find(lemma)
             while p >= 0:
                 first = js.lemma_owner[p]
