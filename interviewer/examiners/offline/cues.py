@@ -55,6 +55,7 @@ _JA_NEG_WORDS = frozenset({"不要", "無し", "なし", "不可能", "不可", 
 _JA_NEG_BENIGN_BEFORE = frozenset({"しか", "しれる", "知れる", "違い", "過ぎる", "すぎる"})
 # なければ(ならない), ないと(いけない), ないように: obligation or purpose, not denial.
 _JA_NEG_BENIGN_AFTER = frozenset({"ば", "と", "よう", "ように"})
+_JA_OBLIGATION = frozenset({"なる", "いける", "行ける", "だめ", "駄目"})
 _JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で"})
 JA_WINDOW = 8  # morphemes after the term
 _SIMPLE_ALT = re.compile(r"^[a-z]+(?: [a-z]+)*$")
@@ -374,6 +375,7 @@ class AnswerIndex:
         k = next((i for i, m in enumerate(morphs) if m.end > end), len(morphs))
         if k < len(morphs) and morphs[k].start < end:
             k += 1  # the term ends inside this word (減 in 減らさない): read what follows it
+        obligation = False
         for step, i in enumerate(range(k, min(len(morphs), k + JA_WINDOW))):
             m = morphs[i]
             prev = morphs[i - 1] if i > 0 else None
@@ -390,9 +392,14 @@ class AnswerIndex:
             )
             if negator and not inside:
                 nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-                benign = (prev is not None and prev.lemma in _JA_NEG_BENIGN_BEFORE) or (
-                    nxt is not None and nxt.surface in _JA_NEG_BENIGN_AFTER and m.lemma != "ず"
+                conditional = nxt is not None and nxt.surface in _JA_NEG_BENIGN_AFTER and m.lemma != "ず"
+                benign = (
+                    (prev is not None and prev.lemma in _JA_NEG_BENIGN_BEFORE)
+                    or conditional
+                    # the second half of "しなければならない", "しないといけない": an obligation
+                    or (obligation and prev is not None and prev.lemma in _JA_OBLIGATION)
                 )
+                obligation = obligation or conditional
                 if not benign:
                     return True
             if m.pos == "助詞" and m.pos2 == "接続助詞" and m.surface in _JA_CLAUSE_PARTICLES and step > 0:
