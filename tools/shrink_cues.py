@@ -73,13 +73,13 @@ def _word_covers(a: str, a_stem: str, a_exact: bool, b: str, b_stem: str, b_exac
     """Does word `a` match every token word `b` matches?"""
     if a_exact:
         return b_exact and (a == b or (stemmed and len(a) > 3 and len(b) > 3 and a_stem == b_stem))
-    if not b.startswith(a):
-        # same stem, both prefixes of their own stems' family: "reduces" ~ "reduced"
-        return stemmed and not b_exact and len(a_stem) >= 4 and a_stem == b_stem and b.startswith(a_stem) and a.startswith(a_stem)
     if not stemmed:
-        return True
-    # b's stem-prefix matches must fall inside a's
-    return len(a_stem) >= 4 and b_stem.startswith(a_stem) if b_stem else True
+        return b.startswith(a)
+    # a matches a token that starts with a, or whose stem starts with a's stem (>= 4 letters)
+    stem_prefix = len(a_stem) >= 4 and b_stem.startswith(a_stem)
+    if b.startswith(a):
+        return stem_prefix or not b_stem or b_exact
+    return stem_prefix  # "scaled" (stem "scale") covers "scaling" (stem "scale")
 
 
 def _covers_latin(a: Alt, b: Alt, stemmed: bool) -> bool:
@@ -104,28 +104,28 @@ def _covers_ja(a: Alt, b: Alt) -> bool:
 def shrink_term(term: str, lang: str, stemmed: bool) -> str:
     raws = [x.strip() for x in term.split("|") if x.strip()]
     compiled = [_compile_alt(x, lang, stemmed) for x in raws]
-    keep: list[int] = []
-    for j, (raw, alt) in enumerate(zip(raws, compiled, strict=True)):
-        if not alt.words or not alt.words[0]:
+    usable = [bool(a.words and a.words[0]) and not _protected(r, a, lang) for r, a in zip(raws, compiled, strict=True)]
+
+    def covers(i: int, j: int) -> bool:
+        a, b = compiled[i], compiled[j]
+        return _covers_ja(a, b) if lang == "ja" else _covers_latin(a, b, stemmed)
+
+    kept = [j for j, a in enumerate(compiled) if a.words and a.words[0]]
+    for j in list(kept):
+        if not usable[j]:
             continue
-        if _protected(raw, alt, lang):
-            keep.append(j)
-            continue
-        redundant = False
-        for i, other in enumerate(compiled):
-            if i == j or not other.words or not other.words[0] or _protected(raws[i], other, lang):
-                continue
-            covers = _covers_ja(other, alt) if lang == "ja" else _covers_latin(other, alt, stemmed)
-            if not covers:
-                continue
-            reverse = _covers_ja(alt, other) if lang == "ja" else _covers_latin(alt, other, stemmed)
-            # mutual cover (equivalent): keep the first; otherwise the covering one stays
-            if not reverse or i < j:
-                redundant = True
-                break
-        if not redundant:
-            keep.append(j)
-    return "|".join(raws[j] for j in keep)
+        # removed only if an alternative that stays covers it (of two equivalent ones the first stays)
+        if any(i != j and usable[i] and covers(i, j) and (not covers(j, i) or i < j) for i in kept):
+            kept.remove(j)
+    # every removed alternative must be covered by one that stays (the cover relation is not always transitive)
+    changed = True
+    while changed:
+        changed = False
+        for j, a in enumerate(compiled):
+            if j not in kept and a.words and a.words[0] and not any(covers(i, j) for i in kept if usable[i]):
+                kept = sorted([*kept, j])
+                changed = True
+    return "|".join(raws[j] for j in kept)
 
 
 def shrink_cue(cue: str, lang: str, stemmed: bool) -> str:
