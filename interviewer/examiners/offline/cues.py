@@ -85,6 +85,7 @@ class Cue:
     terms: tuple[tuple[Alt, ...], ...]
 
 
+@lru_cache(maxsize=131072)
 def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
     alt = alt.strip()
     if lang == "ja":

@@ -102,17 +102,19 @@ def predict(a: Analysis, model: Model) -> float:
 
 
 def _scale_rows(criteria: list[CriterionScore], target: float) -> list[CriterionScore]:
-    """Rows scaled in proportion to their evidence so they sum to `target` (a weight total)."""
-    lo, hi = 0.0, 1.0
-    while sum(min(c.max, hi * c.score) for c in criteria) < target - 1e-9 and hi < 1e6:
-        hi *= 2
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if sum(min(c.max, mid * c.score) for c in criteria) < target:
-            lo = mid
-        else:
-            hi = mid
-    return [c.model_copy(update={"score": round(min(c.max, hi * c.score), 3)}) for c in criteria]
+    """Rows scaled by one factor k in proportion to their evidence, each capped at its maximum,
+    so they sum to `target` (a weight total): exact water-filling, rows capped in order of max/score."""
+    live = sorted((c for c in criteria if c.score > 0), key=lambda c: c.max / c.score)
+    capped, rest = 0.0, sum(c.score for c in live)
+    k = 0.0
+    for c in live:
+        k = (target - capped) / rest if rest > 0 else 0.0
+        if k * c.score <= c.max:
+            break
+        capped += c.max
+        rest -= c.score
+        k = c.max / c.score
+    return [c.model_copy(update={"score": round(min(c.max, k * c.score), 3)}) for c in criteria]
 
 
 def calibrated(a: Analysis, lang: str, model: Model | None = None) -> tuple[list[CriterionScore], list[DetectedMisconception]]:
