@@ -51,3 +51,12 @@ def test_rewrite_on_a_copy_keeps_scores_and_is_idempotent(tmp_path: Path) -> Non
         for a in load_calibration(ROOT / "tests" / "data" / "calibration" / f"{qid}.yaml"):
             old = grade_text(original.get(qid), a.answer, a.lang).overall
             assert grade_text(shrunk.get(qid), a.answer, a.lang).overall == old, a.id
+
+
+def test_check_rubric_verifies_a_shrunk_custom_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.check_rubric import main as check_rubric
+
+    shutil.copy(ROOT / "question_bank" / "algo-05.yaml", tmp_path)
+    assert main(["--bank", str(tmp_path), "--write"]) == 0
+    assert check_rubric([str(tmp_path / "algo-05.yaml")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("OK")
