@@ -84,7 +84,10 @@ def row_points(a: Analysis, model: Model) -> float:
     if not total:
         return 0.0
     reachable = 10.0 * sum(c.max for c in a.criteria if c.score > 0) / total
-    raw = sum(b * x for b, x in zip(model.coef, features(a), strict=True))
+    x = features(a)
+    raw = sum(b * v for b, v in zip(model.coef, x, strict=True))
+    if a.misconceptions or a.contradictions:
+        raw = min(raw, x[0])  # an answer caught in an error gets no benefit of the doubt: never above plain coverage
     return max(0.0, min(reachable, 10.0, raw))
 
 
