@@ -21,6 +21,20 @@ CORRECT_NOT_FLAGGED = [
      "log-prob da cui ha davvero campionato, quindi i rapporti di importanza restano validi.", "stale-kv-corrupts-logprobs"),
     ("infra-09", "ja", "古いKVキャッシュの上でデコードすると混成の分布からサンプルすることになるが、エンジンは実際にサンプルした"
      "log-probを記録するので重要度比は有効なままである。", "stale-kv-corrupts-logprobs"),
+    # infra-10: with tensor-parallel attention, EP can combine with all-gather/reduce-scatter (vLLM EP docs)
+    ("infra-10", "en", "In vLLM, when attention is tensor-parallel, expert parallelism combines the expert outputs with an "
+     "all-reduce across the EP group, as in tensor parallelism.", "ep-every-expert-every-token"),
+    ("infra-10", "it", "In vLLM, quando l'attenzione è tensor parallel, l'expert parallelism combina gli output degli "
+     "esperti con un all-reduce sul gruppo EP, come nel tensor parallel.", "ep-every-expert-every-token"),
+    ("infra-10", "ja", "vLLMでattentionがテンソル並列のとき、Expert Parallelismはエキスパートの出力をall-reduceでEPグループ全体に"
+     "合算し、テンソル並列と同様に扱う。", "ep-every-expert-every-token"),
+    # infra-08: Agent Lightning v1.0 documents collocated asynchronous training
+    ("infra-08", "en", "Some frameworks such as Agent Lightning run asynchronous training on the same colocated GPUs by "
+     "carrying unfinished rollout groups over to later steps, so no separate rollout GPUs are needed", "colocated-overlap"),
+    ("infra-08", "it", "Alcuni framework come Agent Lightning fanno training asincrono sulle stesse GPU colocate portando i "
+     "gruppi di rollout incompleti agli step successivi, quindi non servono GPU di rollout separate.", "colocated-overlap"),
+    ("infra-08", "ja", "Agent Lightning のようなフレームワークは、未完了のロールアウトグループを後のステップに持ち越すことで、"
+     "コロケーションした同じGPUで非同期学習を行うので、別のロールアウト用GPUは不要です。", "colocated-overlap"),
 ]
 
 # (question, lang, wrong sentence, key point it must not earn, misconception it should trigger or None)
@@ -34,6 +48,19 @@ WRONG_NOT_CREDITED = [
      "stale-kv-hybrid-policy", "stale-kv-corrupts-logprobs"),
     ("infra-09", "ja", "古いKVキャッシュを残すと記録したlog-probが壊れ、重要度比も崩れる。",
      "stale-kv-hybrid-policy", "stale-kv-corrupts-logprobs"),
+    # infra-10: the narrowed misconception still catches the dense-TP picture of EP
+    ("infra-10", "en", "Under expert parallelism every expert processes every token and the outputs are summed with an "
+     "all-reduce.", "all-to-all-cost", "ep-every-expert-every-token"),
+    ("infra-10", "it", "Ogni esperto elabora tutti i token e gli output vengono sommati con un all-reduce.",
+     "all-to-all-cost", "ep-every-expert-every-token"),
+    ("infra-10", "ja", "全エキスパートが全トークンを処理し、出力をall-reduceで合算する。", "all-to-all-cost",
+     "ep-every-expert-every-token"),
+    # infra-08: the narrowed misconception still catches concurrent generate+train on colocated GPUs
+    ("infra-08", "en", "With colocation, generation and training run at the same time on the same GPUs.",
+     "disaggregation-buffer", "colocated-overlap"),
+    ("infra-08", "it", "Con la colocazione generazione e training girano contemporaneamente sulle stesse GPU.",
+     "disaggregation-buffer", "colocated-overlap"),
+    ("infra-08", "ja", "コロケーションした同じGPUで生成と学習を同時に走らせられる。", "disaggregation-buffer", "colocated-overlap"),
 ]
 
 
