@@ -35,6 +35,13 @@ CORRECT_NOT_FLAGGED = [
      "gruppi di rollout incompleti agli step successivi, quindi non servono GPU di rollout separate.", "colocated-overlap"),
     ("infra-08", "ja", "Agent Lightning のようなフレームワークは、未完了のロールアウトグループを後のステップに持ち越すことで、"
      "コロケーションした同じGPUで非同期学習を行うので、別のロールアウト用GPUは不要です。", "colocated-overlap"),
+    # infra-04: APRIL's over-provisioning is one of the rubric's own remedies (arXiv 2509.18521)
+    ("infra-04", "en", "Increasing the batch size with over-provisioning and early termination, as in APRIL, fixes much of "
+     "the long tail.", "more-gpus-fix-tail"),
+    ("infra-04", "it", "Aumentare il batch con over-provisioning e terminazione anticipata, come in APRIL, risolve gran "
+     "parte della coda lunga.", "more-gpus-fix-tail"),
+    ("infra-04", "ja", "APRIL のように過剰にリクエストを出して早期終了させつつバッチサイズを増やせば、ロングテールの大部分は"
+     "解消する。", "more-gpus-fix-tail"),
 ]
 
 # (question, lang, wrong sentence, key point it must not earn, misconception it should trigger or None)
@@ -61,6 +68,16 @@ WRONG_NOT_CREDITED = [
     ("infra-08", "it", "Con la colocazione generazione e training girano contemporaneamente sulle stesse GPU.",
      "disaggregation-buffer", "colocated-overlap"),
     ("infra-08", "ja", "コロケーションした同じGPUで生成と学習を同時に走らせられる。", "disaggregation-buffer", "colocated-overlap"),
+    # infra-07: in plain DDP local clipping equals global clipping; that must not earn the global-norm point
+    ("infra-07", "en", "In plain DDP, gradients are all-reduced before clipping, so every rank holds the identical full "
+     "gradient and clipping locally gives the same result as global clipping.", "global-grad-clipping", None),
+    ("infra-07", "it", "Nel DDP semplice i gradienti sono già sommati con l'all-reduce prima del clipping, quindi ogni rank "
+     "ha lo stesso gradiente completo e il clipping locale dà lo stesso risultato di quello globale.",
+     "global-grad-clipping", None),
+    ("infra-07", "ja", "素のDDPではクリッピングの前に勾配がall-reduceされるので、全ランクが同じ完全な勾配を持ち、ローカルで"
+     "クリップしてもグローバルと同じ結果になる。", "global-grad-clipping", None),
+    # infra-04: the narrowed cue still catches the wrong claim
+    ("infra-04", "en", "Simply increasing the batch size fixes the tail.", "async-decoupling", "more-gpus-fix-tail"),
 ]
 
 
