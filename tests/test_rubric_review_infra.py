@@ -16,11 +16,11 @@ from interviewer.examiners.offline.examiner import analyse
 CORRECT_NOT_FLAGGED = [
     # infra-09: the engine records the log-probs it actually sampled (PipelineRL, arXiv 2509.19128)
     ("infra-09", "en", "Decoding on a stale KV cache samples from a hybrid distribution, but the engine records the "
-     "log-probs it actually sampled, so the importance ratios stay valid.", "stale-kv-corrupts-logprobs"),
+     "log-probs it actually sampled, so the importance ratios stay valid.", "kv-weight-independent"),
     ("infra-09", "it", "Con una cache KV stantia si campiona da una distribuzione ibrida, ma il motore registra le "
-     "log-prob da cui ha davvero campionato, quindi i rapporti di importanza restano validi.", "stale-kv-corrupts-logprobs"),
+     "log-prob da cui ha davvero campionato, quindi i rapporti di importanza restano validi.", "kv-weight-independent"),
     ("infra-09", "ja", "古いKVキャッシュの上でデコードすると混成の分布からサンプルすることになるが、エンジンは実際にサンプルした"
-     "log-probを記録するので重要度比は有効なままである。", "stale-kv-corrupts-logprobs"),
+     "log-probを記録するので重要度比は有効なままである。", "kv-weight-independent"),
     # infra-10: with tensor-parallel attention, EP can combine with all-gather/reduce-scatter (vLLM EP docs)
     ("infra-10", "en", "In vLLM, when attention is tensor-parallel, expert parallelism combines the expert outputs with an "
      "all-reduce across the EP group, as in tensor parallelism.", "ep-every-expert-every-token"),
@@ -50,11 +50,11 @@ WRONG_NOT_CREDITED = [
     ("infra-09", "en", "The sampled tokens and their recorded log-probs would then match neither policy, which breaks "
      "the importance ratios.", "stale-kv-hybrid-policy", None),
     ("infra-09", "en", "Keeping the old KV cache corrupts the recorded log-probs and breaks the importance ratios.",
-     "stale-kv-hybrid-policy", "stale-kv-corrupts-logprobs"),
+     "stale-kv-hybrid-policy", None),
     ("infra-09", "it", "Tenere la cache vecchia falsa le log-prob registrate e rompe i rapporti di importanza.",
-     "stale-kv-hybrid-policy", "stale-kv-corrupts-logprobs"),
+     "stale-kv-hybrid-policy", None),
     ("infra-09", "ja", "古いKVキャッシュを残すと記録したlog-probが壊れ、重要度比も崩れる。",
-     "stale-kv-hybrid-policy", "stale-kv-corrupts-logprobs"),
+     "stale-kv-hybrid-policy", None),
     # infra-10: the narrowed misconception still catches the dense-TP picture of EP
     ("infra-10", "en", "Under expert parallelism every expert processes every token and the outputs are summed with an "
      "all-reduce.", "all-to-all-cost", "ep-every-expert-every-token"),
