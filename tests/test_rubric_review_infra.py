@@ -42,6 +42,13 @@ CORRECT_NOT_FLAGGED = [
      "parte della coda lunga.", "more-gpus-fix-tail"),
     ("infra-04", "ja", "APRIL のように過剰にリクエストを出して早期終了させつつバッチサイズを増やせば、ロングテールの大部分は"
      "解消する。", "more-gpus-fix-tail"),
+    # infra-05: keeping the stale KV on an in-flight update is a real option (PipelineRL; SGLang PR #10071)
+    ("infra-05", "en", "PipelineRL keeps the old KV cache across in-flight weight updates, and SGLang allows flush_cache=False, "
+     "so there is no need to flush.", "weights-swap-free"),
+    ("infra-05", "it", "PipelineRL tiene la vecchia cache KV durante gli aggiornamenti in volo, e SGLang permette "
+     "flush_cache=False, quindi non serve svuotare la cache.", "weights-swap-free"),
+    ("infra-05", "ja", "PipelineRLはin-flight更新でも古いKVキャッシュをそのまま使い、SGLangもflush_cache=Falseを許すので、"
+     "キャッシュをリセットする必要はない。", "weights-swap-free"),
 ]
 
 # (question, lang, wrong sentence, key point it must not earn, misconception it should trigger or None)
@@ -76,6 +83,13 @@ WRONG_NOT_CREDITED = [
      "global-grad-clipping", None),
     ("infra-07", "ja", "素のDDPではクリッピングの前に勾配がall-reduceされるので、全ランクが同じ完全な勾配を持ち、ローカルで"
      "クリップしてもグローバルと同じ結果になる。", "global-grad-clipping", None),
+    # infra-05: deterministic mode gives reproducibility, not sampler/trainer equality (slime rl-systems.md)
+    ("infra-05", "en", "SGLang deterministic mode with slime makes the rollout log-probs equal to the trainer's.",
+     "rollout-train-mismatch", None),
+    ("infra-05", "it", "La modalità deterministica di SGLang con slime rende le log-prob del rollout uguali a quelle del "
+     "trainer.", "rollout-train-mismatch", None),
+    ("infra-05", "ja", "SGLangの決定的モードをslimeで使えば、ロールアウトのログ確率が学習側と一致する。",
+     "rollout-train-mismatch", None),
     # infra-04: the narrowed cue still catches the wrong claim
     ("infra-04", "en", "Simply increasing the batch size fixes the tail.", "async-decoupling", "more-gpus-fix-tail"),
 ]
