@@ -42,6 +42,9 @@ CORRECT_NOT_FLAGGED = [
      "parte della coda lunga.", "more-gpus-fix-tail"),
     ("infra-04", "ja", "APRIL のように過剰にリクエストを出して早期終了させつつバッチサイズを増やせば、ロングテールの大部分は"
      "解消する。", "more-gpus-fix-tail"),
+    # infra-07: in plain DDP every rank already holds the full all-reduced gradient
+    ("infra-07", "en", "In plain DDP, gradients are all-reduced before clipping, so every rank holds the identical full "
+     "gradient and clipping locally gives the same result as global clipping.", "local-grad-clipping"),
     # infra-05: keeping the stale KV on an in-flight update is a real option (PipelineRL; SGLang PR #10071)
     ("infra-05", "en", "PipelineRL keeps the old KV cache across in-flight weight updates, and SGLang allows flush_cache=False, "
      "so there is no need to flush.", "weights-swap-free"),
@@ -110,3 +113,39 @@ def test_wrong_sentence_earns_no_credit(
     assert a.coverage()[point] == 0, a.coverage()
     if misconception is not None:
         assert misconception in [m.id for m in a.misconceptions]
+
+
+# (question, lang, correct sentence the review found uncredited, key point that must now credit it)
+CORRECT_CREDITED = [
+    # infra-11: ring/P2P context parallelism overlaps its KV exchange and may span nodes (Megatron a2a+p2p)
+    ("infra-11", "en", "Let context parallelism span nodes with ring P2P, since its KV exchange overlaps with attention.",
+     "overlap-design"),
+    ("infra-11", "it", "Il CP ad anello può estendersi su più nodi perché lo scambio di KV si sovrappone al calcolo "
+     "dell'attenzione.", "overlap-design"),
+    ("infra-11", "ja", "リング型のCPはKVの受け渡しをattentionの計算と重ねられるので、ノードをまたいで配置してもよい。",
+     "overlap-design"),
+]
+
+
+@pytest.mark.parametrize(("qid", "lang", "text", "point"), CORRECT_CREDITED)
+def test_correct_sentence_is_credited(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
+    a = analyse(bank.get(qid), text, lang)
+    assert a.coverage()[point] > 0, a.coverage()
+    assert a.misconceptions == []
+
+
+INFRA = [f"infra-{i:02d}" for i in range(1, 17)]
+
+
+@pytest.mark.parametrize("qid", INFRA)
+def test_no_probe_earns_its_own_point(bank: Bank, qid: str) -> None:
+    """A probe asks for the missing idea: read back as an answer, it must not satisfy its own key point's cues."""
+    question = bank.get(qid)
+    assert question.rubric is not None
+    leaks = []
+    for kp in question.rubric.key_points:
+        for lang in ("en", "it", "ja"):
+            probe = kp.probe.get(lang)
+            if analyse(question, probe, lang).coverage()[kp.id] > 0:
+                leaks.append(f"{kp.id} [{lang}]: {probe}")
+    assert leaks == []
