@@ -48,12 +48,8 @@ def check(question: Question) -> int:
             problems += 1
             print(f"  [{lang}] all statements together score {g.overall} (< 9)")
     for leak in probe_leaks(question):
-        # Enforced on the algorithm track; the infrastructure probes are still being reworked.
-        if question.track == "algorithm":
-            problems += 1
-            print(f"  {leak}")
-        else:
-            print(f"  warning: {leak}")
+        problems += 1
+        print(f"  {leak}")
     for m in rubric.misconceptions:
         a = analyse(question, m.claim, "en")
         if m.id not in {x.id for x in a.misconceptions}:
