@@ -8,7 +8,6 @@ examiner uses, so the advice here is the advice a failing interview gives.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from dataclasses import asdict, dataclass
@@ -17,6 +16,7 @@ from typing import Literal
 import click
 
 from interviewer.cli.main import Ctx, cli, pass_ctx
+from interviewer.console import json_text
 from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice
 from interviewer.paths import CONFIG_NAME
@@ -142,8 +142,7 @@ def doctor(c: Ctx, model: str | None, api_base: str | None, no_request: bool, fm
         checks += asyncio.run(diagnose(choice, live=not no_request))
         ok, diagnosis = verdict(choice, checks)
     if fmt == "json":
-        click.echo(json.dumps({"ok": ok, "checks": [asdict(x) for x in checks], "diagnosis": diagnosis},
-                              ensure_ascii=False, indent=2))
+        click.echo(json_text({"ok": ok, "checks": [asdict(x) for x in checks], "diagnosis": diagnosis}, indent=2))
     else:
         for x in checks:
             click.echo(f"[{MARK[x.status]}] {x.name:<10} {x.detail}")

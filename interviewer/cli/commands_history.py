@@ -14,6 +14,7 @@ import click
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.commands_run import PlainIO, run_plain
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
+from interviewer.console import json_text
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
@@ -83,7 +84,7 @@ def history(c: Ctx, fmt: str) -> None:
     with store_of(c) as store:
         records = store.sessions()
     if fmt == "json":
-        click.echo(json.dumps([session_summary(r) for r in records], ensure_ascii=False, indent=2))
+        click.echo(json_text([session_summary(r) for r in records], indent=2))
         return
     if not records:
         click.echo("no interviews yet: start one with `interviewer` or `interviewer run --plain`")
@@ -119,7 +120,7 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
 def export_cmd(c: Ctx, output: str) -> None:
     """A JSON backup of everything (interviews, settings)."""
     with store_of(c) as store:
-        data = json.dumps(store.export_all(), ensure_ascii=False, indent=1)
+        data = json_text(store.export_all(), indent=1)
     if output == "-":
         click.echo(data)
     else:

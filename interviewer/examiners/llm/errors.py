@@ -35,6 +35,7 @@ _DEFAULT_BASES = {
 }
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.I)
 _SECRET_SHAPES = [
+    (re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/@]+@"), r"\1***@"),  # URL userinfo: http://user:pass@host
     (re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-*]{6,}"), r"\1-***"),
     (re.compile(r"(?i)\bbearer\s+\S+"), "Bearer ***"),
     (re.compile(r"(?i)(api[_-]?key['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+"), r"\1***"),
@@ -55,7 +56,8 @@ class Failure:
 
 
 def redact(text: str) -> str:
-    """Remove anything that looks like a credential: env var values named *KEY/*TOKEN/..., sk-..., Bearer ..."""
+    """Remove anything that looks like a credential: env var values named *KEY/*TOKEN/..., sk-..., Bearer ...,
+    and the user:password part of a URL."""
     for name, value in os.environ.items():
         if len(value) >= 6 and _SECRET_NAME.search(name) and value in text:
             text = text.replace(value, "***")
@@ -72,7 +74,7 @@ def provider_of(model: str) -> str:
 def endpoint_label(model: str, api_base: str | None) -> str:
     """The URL a user would check: --api-base, else the provider's default endpoint."""
     if api_base:
-        return api_base
+        return redact(api_base)
     provider = provider_of(model)
     return _DEFAULT_BASES.get(provider, f"the {provider} API")
 
