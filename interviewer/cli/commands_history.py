@@ -14,7 +14,7 @@ import click
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.commands_run import PlainIO, run_plain
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
-from interviewer.console import json_text
+from interviewer.console import json_text, safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
@@ -107,6 +107,8 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
         record = _load(store, session_id)
     bank = c.bank()
     text = {"md": lambda: report_markdown(record, bank), "html": lambda: report_html(record, bank), "json": lambda: report_json(record)}[fmt]()
+    if fmt == "md":  # read in terminals and pagers: no escape sequences from model or server text
+        text = safe(text)
     if output:
         output.write_text(text, encoding="utf-8")
         click.echo(f"wrote {output}", err=True)

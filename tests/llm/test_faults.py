@@ -89,3 +89,70 @@ def test_dead_model_grades_every_line_offline_and_says_so(fake_llm: FakeLLM) -> 
     assert all(o["examiner"] == "offline" for o in out)
     assert "down for maintenance" in str(out[0]["note"])
     assert code == 3 and "12 line(s) graded: 12 by offline" in err
+
+
+HOSTILE = "clip \x1b]52;c;cHduZWQ=\x07 title \x1b]2;pwned\x1b\\ csi \x1b[2J c1 \x9b31m bidi \u202eevil end"
+RAW = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def assert_clean(text: str) -> None:
+    for ch in RAW:
+        assert ch not in text, repr(text)
+
+
+def test_server_escapes_never_reach_the_terminal(fake_llm: FakeLLM, tmp_path: object) -> None:
+    """F3: an error body with OSC 52, OSC 2, CSI, 8-bit CSI and a bidi override, on every terminal path."""
+    fake_llm.responder = lambda seen: Reply.fail(500, HOSTILE)
+    r = run_cli(*BANK, "grade", "-q", "demo-01", "--answer", ANSWER, *llm_flags(fake_llm), env=ENV)
+    assert r.returncode == 1 and "clip" in r.stderr
+    assert_clean(r.stdout + r.stderr)
+
+    r = run_cli("doctor", "--model", "openai/test-model", "--api-base", fake_llm.url, env=ENV)
+    assert "clip" in r.stdout
+    assert_clean(r.stdout + r.stderr)
+
+    # a rejected probe is logged as a warning: silent by default, sanitised with INTERVIEWER_LOG
+    fake_llm.responder = lambda seen: (Reply.fail(400, HOSTILE) if seen.body.get("stream")
+                                       else Reply.text(json.dumps({"criteria": [], "misconceptions": []})))
+    quiet = run_cli(*BANK, "grade", "-q", "demo-01", "--answer", ANSWER, *llm_flags(fake_llm), env=ENV)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    loud = run_cli(*BANK, "grade", "-q", "demo-01", "--answer", ANSWER, *llm_flags(fake_llm),
+                   env={**ENV, "INTERVIEWER_LOG": "warning"})
+    assert "probe request failed" in loud.stderr and "clip" in loud.stderr
+    assert_clean(loud.stdout + loud.stderr)
+
+    # the failure is stored in the interview's notes; the Markdown report prints them
+    fake_llm.responder = lambda seen: Reply.fail(500, HOSTILE)
+    r = run_cli(*BANK, "run", "--plain", "--questions", "demo-01", "--follow-ups", "0", "--format", "json",
+                *llm_flags(fake_llm), input=f"{ANSWER}\n.\n", env=ENV)
+    assert r.returncode == 0, r.stderr
+    session = json.loads(r.stdout)["id"]
+    assert_clean(r.stdout + r.stderr)
+    md = run_cli(*BANK, "report", session, "--format", "md")
+    assert "clip" in md.stdout
+    assert_clean(md.stdout + md.stderr)
+    js = run_cli(*BANK, "report", session, "--format", "json")
+    assert_clean(js.stdout)  # JSON keeps the characters as \\u escapes
+
+
+def test_url_password_is_never_printed_or_stored(fake_llm: FakeLLM) -> None:
+    """F11: `--api-base http://user:pass@host/v1` works, and the password shows nowhere."""
+    from pathlib import Path
+
+    secret = "URLPASS-77aa-not-for-disk"
+    base = fake_llm.url.replace("http://", f"http://user:{secret}@")
+    fake_llm.responder = lambda seen: Reply.fail(500, "upstream trouble")
+    flags = ["--examiner", "llm", "--model", "openai/test-model", "--api-base", base]
+    r = run_cli(*BANK, "grade", "-q", "demo-01", "--answer", ANSWER, *flags, env=ENV)
+    assert r.returncode == 1 and "http://***@127.0.0.1" in r.stderr and secret not in r.stdout + r.stderr
+    r = run_cli(*BANK, "run", "--plain", "--questions", "demo-01", "--follow-ups", "0", *flags,
+                input=f"{ANSWER}\n.\n", env=ENV)
+    assert r.returncode == 0 and "***@" in r.stdout and secret not in r.stdout + r.stderr
+    r = run_cli("doctor", *flags[2:], env=ENV)
+    assert secret not in r.stdout + r.stderr
+    import os
+
+    home = Path(os.environ["INTERVIEWER_HOME"])
+    for f in home.rglob("*"):
+        if f.is_file():
+            assert secret.encode() not in f.read_bytes(), f
