@@ -26,7 +26,7 @@ class RetryPolicy:
     jitter: float = 0.5  # the delay is scaled by a random factor in [1 - jitter, 1]
     retry_after_cap: float = 60.0  # a longer Retry-After is not waited for: the call fails instead
     # The whole call, retries and waits included, and a streamed probe from its first token to its
-    # end: `timeout` bounds one attempt, these bound what the user sits through (None: 2 x read).
+    # end: `timeout` bounds one attempt, these bound what the user sits through (None: derived).
     total_timeout: float | None = None
     stream_timeout: float | None = None
     # Circuit breaker: after this many consecutive calls that used up their attempts the model is
@@ -43,7 +43,9 @@ class RetryPolicy:
     @property
     def call_deadline(self) -> float:
         """Seconds one call may take in all, retries included."""
-        return self.total_timeout if self.total_timeout is not None else 2.0 * self.read_timeout
+        if self.total_timeout is not None:
+            return self.total_timeout
+        return 2.0 * (self.connect_timeout + self.read_timeout) + 5.0  # default 145 s, not 4 x 75 s
 
     @property
     def stream_deadline(self) -> float:

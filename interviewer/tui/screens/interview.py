@@ -9,9 +9,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TextArea
 
+from interviewer.console import safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
@@ -103,7 +105,8 @@ class InterviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
+        self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
         self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
@@ -153,7 +156,7 @@ class InterviewScreen(Screen[None]):
             cost = getattr(u, "cost_usd", None)
             usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
             usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {escape(safe(examiner.name))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -199,7 +202,8 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
+                        markup=False)
         finally:
             self.busy = False
 
