@@ -141,10 +141,10 @@ def doctor(c: Ctx, model: str | None, api_base: str | None, no_request: bool, fm
     else:
         checks += asyncio.run(diagnose(choice, live=not no_request))
         ok, diagnosis = verdict(choice, checks)
-    from interviewer.examiners.llm.errors import redact  # a password in --api-base is never printed
+    from interviewer.examiners.llm.errors import redact_url  # a password in --api-base is never printed
 
-    checks = [Check(x.name, x.status, redact(x.detail)) for x in checks]
-    diagnosis = redact(diagnosis)
+    checks = [Check(x.name, x.status, redact_url(x.detail)) for x in checks]
+    diagnosis = redact_url(diagnosis)
     if fmt == "json":
         click.echo(json_text({"ok": ok, "checks": [asdict(x) for x in checks], "diagnosis": diagnosis}, indent=2))
     else:

@@ -21,6 +21,7 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import _
 from interviewer.render import grade_text_report
 from interviewer.storage.db import StoreError, open_store
 
@@ -171,6 +172,7 @@ def run(
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     interview = Interview.start(plan, c.bank(), examiner, store, on_notice=lambda m: io.say(f"\n[!] {m}"))
+    interview.slow_message = _("The model is slow, still waiting (Ctrl+C stops; everything you typed is saved).")
 
     async def go() -> None:
         try:

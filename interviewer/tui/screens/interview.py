@@ -19,6 +19,7 @@ from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import _
 from interviewer.tui.services import Services
 
 if TYPE_CHECKING:
@@ -227,6 +228,8 @@ class InterviewScreen(Screen[None]):
         if self.probe is not None:
             await self.probe.cancel()
             self.notify("Stopped. The partial follow-up is kept.")
+        elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
+            self.notify(_("Switching to the offline examiner."), markup=False)
 
     def action_skip(self) -> None:
         if not self.busy:
