@@ -7,12 +7,12 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from interviewer.batch import (
+    MAX_ANSWER_CHARS,
     GradeResult,
     InputError,
     Request,
@@ -68,13 +68,17 @@ def read_answer(answer: str | None, answer_file: str | None) -> str:
     if (answer is None) == (answer_file is None):
         raise click.UsageError("give exactly one of --answer TEXT or --answer-file FILE|-")
     if answer_file is not None:
-        try:
+        try:  # at most one character over the limit is read: /dev/zero or a huge file cannot exhaust memory
             if answer_file == "-":
-                answer = sys.stdin.read()
+                answer = sys.stdin.read(MAX_ANSWER_CHARS + 1)
             else:
-                answer = Path(answer_file).read_text(encoding="utf-8")
+                with open(answer_file, encoding="utf-8") as f:
+                    answer = f.read(MAX_ANSWER_CHARS + 1)
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {answer_file}: {exc}", param_hint="--answer-file") from None
+        if len(answer) > MAX_ANSWER_CHARS:
+            raise click.BadParameter(f"{answer_file} has more than {MAX_ANSWER_CHARS:,} characters, the limit "
+                                     "(an interview answer, not a document)", param_hint="--answer-file")
     assert answer is not None
     try:
         return check_answer(answer)

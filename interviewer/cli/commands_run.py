@@ -15,6 +15,7 @@ from typing import TextIO
 import click
 
 from interviewer.bank.loader import Bank
+from interviewer.batch import MAX_ANSWER_CHARS
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.main import LANG, TRACK, Ctx, cli, pass_ctx
 from interviewer.engine.interview import Interview
@@ -48,13 +49,24 @@ def choose_questions(
     return sorted(random.Random(seed).sample(pool, n), key=pool.index)
 
 
-def read_answer(stream: TextIO) -> str | None:
-    """Lines until one holding only `.`; None at EOF with nothing typed."""
+def read_answer(stream: TextIO, limit: int = MAX_ANSWER_CHARS) -> str | None:
+    """Lines until one holding only `.`; None at EOF with nothing typed.
+
+    Past `limit` characters the rest is read but not kept (the caller refuses
+    the answer), so a huge paste or pipe cannot exhaust memory.
+    """
     lines: list[str] = []
-    for line in stream:
+    size = 0
+    while True:
+        line = stream.readline(limit + 2)
+        if not line:
+            break
         if line.rstrip("\r\n").strip() == END_MARK:
             return "\n".join(lines)
-        lines.append(line.rstrip("\r\n"))
+        if size <= limit:
+            text = line.rstrip("\r\n")
+            lines.append(text)
+            size += len(text) + 1
     return "\n".join(lines) if lines else None
 
 
@@ -93,6 +105,10 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
                 done = True
             elif not cmd:
                 io.say("(empty answer: type something, or ':skip')")
+                continue
+            elif len(answer) > MAX_ANSWER_CHARS:
+                io.say(_("(the answer has more than {limit:,} characters, the limit: shorten it and send it "
+                         "again)").format(limit=MAX_ANSWER_CHARS))
                 continue
             else:
                 step = await interview.submit_answer(answer)

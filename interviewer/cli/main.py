@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from interviewer import __version__
-from interviewer.bank.loader import Bank, BankError, collect, load_bank
+from interviewer.bank.loader import Bank, BankError, BankProblem, collect, load_bank
 from interviewer.bank.models import LANGS
 from interviewer.config import Config, ConfigError, load_config
 
@@ -155,6 +155,13 @@ def bank_validate(c: Ctx, paths: tuple[Path, ...]) -> None:
 
     targets = list(paths) or [builtin_bank_dir(), *c.extra_banks]
     loaded, problems = collect(targets)
+    if paths:  # the ids must also be unique against the banks they will be loaded with
+        chosen = {p.resolve() for p in paths}
+        others, _ = collect([d for d in [builtin_bank_dir(), *c.extra_banks] if d.resolve() not in chosen])
+        for q in loaded.questions:
+            if q.id in others.sources:
+                problems.append(BankProblem(str(loaded.sources[q.id]), "id",
+                                            f"duplicate id {q.id!r} (also in {others.sources[q.id]})"))
     for p in problems:
         click.echo(str(p))
     if problems:
