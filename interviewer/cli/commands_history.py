@@ -24,7 +24,7 @@ from interviewer.storage.db import Store, StoreError, open_store
 @contextmanager
 def store_of(c: Ctx) -> Iterator[Store]:
     try:
-        store = open_store(c.config.data_dir)
+        store = open_store(c.config.data_dir, read_only_ok=True)  # history and reports work on a read-only disk
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     try:

@@ -63,6 +63,12 @@ class SafeGroup(click.Group):
 
             exc.message = safe(redact(exc.message))  # type: ignore[misc]
             raise
+        except Exception as exc:
+            from interviewer.storage.db import StoreError
+
+            if isinstance(exc, StoreError):  # a full or read-only disk: the message names the path and the cause
+                raise click.ClickException(str(exc)) from None
+            raise
 
 
 @click.group(cls=SafeGroup, invoke_without_command=True)

@@ -69,6 +69,7 @@ class Interview:
         self.slow_message = _("The model is slow, still waiting (Esc to use the offline examiner).")
         self._waiting: asyncio.Task[object] | None = None
         self._offline_requested = False
+        self.unsaved: str | None = None  # why the last save failed (disk full...); the record is kept in memory
         if not record.questions:
             record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
         record.examiner = examiner.name
@@ -129,8 +130,37 @@ class Interview:
         return cur is not None and cur.status == "active"
 
     def _save(self) -> None:
-        if self.store is not None:
+        """Commit the record; if the disk refuses (full, read-only), go on in memory and retry on every change."""
+        if self.store is None:
+            return
+        try:
             self.store.save_session(self.record)
+        except Exception as exc:  # nothing typed may be lost to a storage failure: the record stays in memory
+            log.warning("saving the interview failed: %s", exc)
+            if self.unsaved is None:
+                self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
+                                 "the disk allows; nothing you typed is lost.").format(why=exc))
+            self.unsaved = str(exc)
+            return
+        if self.unsaved is not None:
+            self.unsaved = None
+            self.on_notice(_("The interview is saved again."))
+
+    def save(self) -> bool:
+        """Try to commit now (e.g. on exit); True when the record is on disk."""
+        self._save()
+        return self.unsaved is None
+
+    def rescue(self, path: str) -> None:
+        """Write the record as a backup file `interviewer import` reads (when the store cannot take it)."""
+        import json
+
+        from interviewer.engine.record import now as stamp
+
+        data = {"format": "interviewer-backup", "version": 1, "exported_at": stamp(),
+                "sessions": [self.record.model_dump(mode="json")], "settings": {}}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
 
     def _open_current(self) -> None:
         cur = self.current()

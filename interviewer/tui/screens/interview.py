@@ -169,8 +169,13 @@ class InterviewScreen(Screen[None]):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
+        from interviewer.storage.db import StoreError
+
         text = self.query_one("#answer", TextArea).text
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+        try:
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+        except StoreError:  # a full disk: the draft stays in the editor, the engine has already said so
+            pass
 
     def _clear_draft(self) -> None:
         self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
