@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
@@ -172,10 +173,8 @@ class InterviewScreen(Screen[None]):
         from interviewer.storage.db import StoreError
 
         text = self.query_one("#answer", TextArea).text
-        try:
+        with contextlib.suppress(StoreError):  # a full disk: the draft stays in the editor, the engine says so
             self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
-        except StoreError:  # a full disk: the draft stays in the editor, the engine has already said so
-            pass
 
     def _clear_draft(self) -> None:
         self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
