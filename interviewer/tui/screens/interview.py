@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
@@ -9,14 +10,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TextArea
 
+from interviewer.console import safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import _
 from interviewer.tui.services import Services
 
 if TYPE_CHECKING:
@@ -103,7 +107,8 @@ class InterviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
+        self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
         self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
@@ -153,7 +158,7 @@ class InterviewScreen(Screen[None]):
             cost = getattr(u, "cost_usd", None)
             usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
             usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {escape(safe(examiner.name))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -165,8 +170,11 @@ class InterviewScreen(Screen[None]):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
+        from interviewer.storage.db import StoreError
+
         text = self.query_one("#answer", TextArea).text
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+        with contextlib.suppress(StoreError):  # a full disk: the draft stays in the editor, the engine says so
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
 
     def _clear_draft(self) -> None:
         self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
@@ -199,7 +207,8 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
+                        markup=False)
         finally:
             self.busy = False
 
@@ -223,6 +232,8 @@ class InterviewScreen(Screen[None]):
         if self.probe is not None:
             await self.probe.cancel()
             self.notify("Stopped. The partial follow-up is kept.")
+        elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
+            self.notify(_("Switching to the offline examiner."), markup=False)
 
     def action_skip(self) -> None:
         if not self.busy:
