@@ -17,7 +17,7 @@ from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
-from interviewer.storage.db import Store, StoreError, open_store
+from interviewer.storage.db import SessionBusy, Store, StoreError, open_store
 
 
 @contextmanager
@@ -71,8 +71,13 @@ def resume(c: Ctx, session_id: str | None, examiner_kind: str | None, model: str
             interview = Interview(record, c.bank(), examiner, store)
         except KeyError as exc:
             raise click.ClickException(f"interview {record.id} uses questions no longer in the bank: {exc}") from None
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
         click.echo(f"Resuming interview {record.id} at question {interview.index + 1}/{len(record.questions)}", err=fmt == "json")
-        _interactive(c, interview, store, fmt)
+        try:
+            _interactive(c, interview, store, fmt)
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
 
 
 @cli.command()
