@@ -182,7 +182,7 @@ class Store:
             "SELECT token, host, pid, heartbeat FROM leases WHERE session_id = ?", (session_id,)
         ).fetchone()
         if row is not None and row[0] != self.lease_token:
-            token, other_host, other_pid, beat = row
+            _token, other_host, other_pid, beat = row
             age = (parse_time(now()) - parse_time(beat)).total_seconds()
             if other_host == host:
                 live = age < LEASE_STALE_S and _pid_alive(int(other_pid))
@@ -295,6 +295,11 @@ class Store:
             (at or now(),),
         ).fetchall()
         return sorted(((q, d, float(s)) for q, d, s in rows), key=lambda r: (r[2], r[1], r[0]))
+
+    def card_due(self, question_id: str) -> str | None:
+        """When this question comes back for review (ISO time), or None if it was never graded."""
+        row = self.conn.execute("SELECT due FROM cards WHERE question_id = ?", (question_id,)).fetchone()
+        return str(row[0]) if row else None
 
     def cards(self) -> list[tuple[str, str]]:
         return [(q, d) for q, d in self.conn.execute("SELECT question_id, due FROM cards ORDER BY due")]
