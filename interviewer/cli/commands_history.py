@@ -33,6 +33,11 @@ def store_of(c: Ctx) -> Iterator[Store]:
 
 
 def _load(store: Store, session_id: str) -> SessionRecord:
+    if session_id == "last":  # the newest interview, so `report last` works without copying an id
+        records = store.sessions()
+        if not records:
+            raise click.BadParameter("there are no interviews yet (see `interviewer history`)", param_hint="ID")
+        return records[-1]
     try:
         return store.load_session(session_id)
     except KeyError:
@@ -106,7 +111,10 @@ def history(c: Ctx, fmt: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE instead of stdout.")
 @pass_ctx
 def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
-    """A report of one interview: Markdown, a self-contained HTML file, or JSON."""
+    """A report of one interview: Markdown, a self-contained HTML file, or JSON.
+
+    ID is an id from `interviewer history`, or `last` for the newest interview.
+    """
     with store_of(c) as store:
         record = _load(store, session_id)
     bank = c.bank()
