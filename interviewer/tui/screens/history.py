@@ -11,12 +11,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Markdown, Sparkline, Static
 
+from interviewer.i18n import _, ngettext
+
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
 
 class HistoryScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("b", "back", "Back", show=False)]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("b", "back", "Back", show=False),
+        Binding("e,E", "export", "Export report (HTML)"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(" [b]History[/b]", id="history-title")
@@ -25,6 +31,7 @@ class HistoryScreen(Screen[None]):
                 with Vertical(classes="trend"):
                     yield Label(track, id=f"label-{track}")
                     yield Sparkline([], id=f"spark-{track}", summary_function=max)
+                    yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="report-pane"):
             yield Markdown("_Select an interview to see its report._", id="report")
@@ -42,7 +49,7 @@ class HistoryScreen(Screen[None]):
             table.add_row(
                 r.id,
                 r.created_at[:16].replace("T", " "),
-                r.plan.mode + ("" if r.finished else " (open)"),
+                r.plan.mode + ("" if r.finished else " " + _("(open)")),
                 r.examiner,
                 f"{s:.1f}" if s is not None else "–",
                 ",".join(q.question_id for q in r.questions),
@@ -54,7 +61,15 @@ class HistoryScreen(Screen[None]):
                     scores[bank.get(q.question_id).track].append(q.grade.overall)
         for track, values in scores.items():
             self.query_one(f"#spark-{track}", Sparkline).data = values or [0.0]
-            mean = f"{sum(values) / len(values):.1f}/10 over {len(values)}" if values else "no answers yet"
+            mean = (
+                ngettext("mean {score}/10 over {n} answer", "mean {score}/10 over {n} answers", len(values)).format(
+                    score=f"{sum(values) / len(values):.1f}", n=len(values)
+                )
+                + " · "
+                + _("last {score}").format(score=f"{values[-1]:.1f}")
+                if values
+                else _("no answers yet")
+            )
             self.query_one(f"#label-{track}", Label).update(f"{track}: {mean}")
         if not self.records:
             self.query_one("#report", Markdown).update("_No interviews yet._")
@@ -68,7 +83,23 @@ class HistoryScreen(Screen[None]):
         rid = event.row_key.value
         rec = next((r for r in self.records if r.id == rid), None)
         if rec is not None:
+            self.selected = rec
             self.query_one("#report", Markdown).update(report_markdown(rec, app.services.bank()))
+
+    def action_export(self) -> None:
+        """The selected interview as a self-contained HTML file in the data dir's reports/."""
+        from interviewer.reports import report_html
+
+        rec = getattr(self, "selected", None)
+        if rec is None:
+            self.notify(_("Select an interview first."))
+            return
+        app = cast("InterviewerApp", self.app)
+        out_dir = app.services.config.data_dir / "reports"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / f"{rec.id}.html"
+        path.write_text(report_html(rec, app.services.bank()), encoding="utf-8")
+        self.notify(_("Report written to {path}").format(path=path), timeout=6)
 
     def action_back(self) -> None:
         self.dismiss(None)
