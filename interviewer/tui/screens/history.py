@@ -100,18 +100,13 @@ class HistoryScreen(Screen[None]):
 
     def action_export(self) -> None:
         """The selected interview as a self-contained HTML file in the data dir's reports/."""
-        from interviewer.reports import report_html
+        from interviewer.tui.screens.summary import export_html
 
         rec = getattr(self, "selected", None)
         if rec is None:
             self.notify(_("Select an interview first."))
             return
-        app = cast("InterviewerApp", self.app)
-        out_dir = app.services.config.data_dir / "reports"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"{rec.id}.html"
-        path.write_text(report_html(rec, app.services.bank()), encoding="utf-8")
-        self.notify(_("Report written to {path}").format(path=path), timeout=6)
+        export_html(self, cast("InterviewerApp", self.app).services, rec)
 
     def action_back(self) -> None:
         self.dismiss(None)
