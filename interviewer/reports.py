@@ -7,11 +7,11 @@ whenever and wherever it is produced.
 from __future__ import annotations
 
 import html
-import json
 from collections import defaultdict
 from typing import Any
 
 from interviewer.bank.loader import Bank
+from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
 from interviewer.render import bar, grade_markdown, md_escape, md_verbatim, score_breakdown
 
@@ -43,7 +43,7 @@ def session_summary(rec: SessionRecord) -> dict[str, Any]:
 
 
 def report_json(rec: SessionRecord) -> str:
-    return json.dumps(session_summary(rec), ensure_ascii=False, indent=2)
+    return json_text(session_summary(rec), indent=2)
 
 
 def report_markdown(rec: SessionRecord, bank: Bank) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from interviewer.console import safe
 from interviewer.i18n import _
 from interviewer.tui.widgets import Choice
 
@@ -114,9 +116,7 @@ class HomeScreen(Screen[None]):
             due = len(store.due())
             next_card = next(((q, d) for q, d in store.cards() if q in bank and d > _now()), None)
         except Exception as exc:  # shown to the user, the app stays usable for help/quit
-            from rich.markup import escape
-
-            self.app.call_from_thread(self._show_status, f"[red]{escape(str(exc))}[/red]")
+            self.app.call_from_thread(self._show_status, Text(safe(str(exc)), style="red"))  # never markup
             return
         lang = str(last.get("lang") or "en")
         questions = [
@@ -201,7 +201,7 @@ class HomeScreen(Screen[None]):
             box.cursor_position = len(box.value)
             event.stop()
 
-    def _show_status(self, text: str) -> None:
+    def _show_status(self, text: str | Text) -> None:
         self.query_one("#home-status", Static).update(text)
 
     @on(Choice.Changed, "#mode")
@@ -281,12 +281,12 @@ class HomeScreen(Screen[None]):
         try:
             plan = build_plan(services, choices)
         except ValueError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(safe(str(exc)), severity="warning", markup=False)
             return
         try:
             examiner = services.examiner(choices["examiner"])
         except Exception as exc:  # config problems: say what to fix
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(safe(str(exc)), severity="error", timeout=8, markup=False)
             return
         services.store().set_setting("home", choices)
         try:

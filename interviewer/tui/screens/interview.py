@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
@@ -10,9 +11,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TextArea
 
+from interviewer.console import safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
@@ -147,7 +150,8 @@ class InterviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.app.clear_notifications()  # an old toast must not cover the new answer box
-        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
+        self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
         self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
@@ -208,7 +212,7 @@ class InterviewScreen(Screen[None]):
             cost = getattr(u, "cost_usd", None)
             usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
             usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {escape(safe(examiner.name))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -220,9 +224,12 @@ class InterviewScreen(Screen[None]):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
+        from interviewer.storage.db import StoreError
+
         text = self.query_one("#answer", TextArea).text
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
-        self.save_timer()
+        with contextlib.suppress(StoreError):  # a full disk: the draft stays in the editor, the engine says so
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+            self.save_timer()
 
     def save_timer(self) -> None:
         """Remember the time spent on this question, so a resume continues the timer."""
@@ -245,7 +252,7 @@ class InterviewScreen(Screen[None]):
         try:
             store.claim(self.interview.record.id)
         except Exception as exc:  # another process took it over: say so, keep the draft
-            self.notify(str(exc), severity="error", timeout=10)
+            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
             return
         self.save_timer()
 
@@ -280,7 +287,8 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
+                        markup=False)
         finally:
             self.busy = False
 
@@ -305,6 +313,8 @@ class InterviewScreen(Screen[None]):
         if self.probe is not None:
             await self.probe.cancel()
             self.notify("Stopped. The partial follow-up is kept.")
+        elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
+            self.notify(_("Switching to the offline examiner."), markup=False)
 
     def action_skip(self) -> None:
         if not self.busy:
