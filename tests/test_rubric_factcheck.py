@@ -26,6 +26,12 @@ CORRECT = [
     ("infra-08", "it", "Su GPU colocate generazione e training si alternano, quindi per farli girare contemporaneamente "
      "servono GPU di rollout separate."),
     ("infra-08", "ja", "同じ GPU を共有する構成では生成と学習は交互に行われるので、同時に重ねるには別の rollout 用 GPU が必要だ。"),
+    # infra-07 local-grad-clipping: in plain DDP every rank holds the full all-reduced gradient, so local clipping is global.
+    ("infra-07", "en", "With DDP you can simply clip locally on each GPU, because after the all-reduce every rank has the "
+     "same full gradient."),
+    ("infra-07", "it", "Con DDP si può semplicemente fare il clipping localmente su ogni GPU, perché dopo l'all-reduce ogni "
+     "rank ha lo stesso gradiente completo."),
+    ("infra-07", "en", "Under FSDP you cannot simply clip locally; the squared shard norms must be all-reduced first."),
 ]
 
 # (question, language, wrong sentence, misconception that must still fire)
@@ -43,6 +49,10 @@ WRONG = [
     ("infra-08", "it", "Su GPU colocate generazione e training girano contemporaneamente, quindi non servono GPU di "
      "rollout separate.", "colocated-overlap"),
     ("infra-08", "ja", "コロケーション構成では生成と学習を同時に実行できるので、別の GPU は不要だ。", "colocated-overlap"),
+    ("infra-07", "en", "With FSDP each GPU can simply clip with its own gradient norm, no extra communication needed.",
+     "local-grad-clipping"),
+    ("infra-07", "it", "Con FSDP il clipping locale su ogni GPU basta, senza comunicazione.", "local-grad-clipping"),
+    ("infra-07", "ja", "FSDP でも各 GPU でローカルにクリップすればよい。", "local-grad-clipping"),
 ]
 
 # URLs the fact-check found dead or renamed (verl moved recipe/ to a submodule in January 2026;
