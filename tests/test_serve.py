@@ -77,8 +77,10 @@ def test_serve_binds_loopback_by_default_and_warns_otherwise() -> None:
     for host in ("0.0.0.0", "192.168.1.5", "lab-machine"):
         warning = bind_warning(host, 8000)
         assert warning is not None and "no login" in warning and host in warning
-    from interviewer.cli.main import main  # noqa: F401 - registers the commands
-    from interviewer.cli.main import cli
+    from interviewer.cli.main import (
+        cli,
+        main,  # noqa: F401 - registers the commands
+    )
 
     serve = cli.commands["serve"]
     host_option = next(p for p in serve.params if p.name == "host")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, Label, Markdown, TextArea
+from textual.widgets import Button, Input, Label, TextArea
 
 from interviewer.config import Config
 from interviewer.engine.interview import Interview
@@ -142,8 +142,8 @@ async def test_drill_gives_feedback_after_each_reply_and_ends_at_home(make_app, 
 
 # -- 3. hints ----------------------------------------------------------------------------------
 async def test_hint_penalty_is_shown_and_adds_up(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
-    from interviewer.reports import report_html
     from interviewer.render import grade_text_report
+    from interviewer.reports import report_html
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -186,9 +186,7 @@ async def test_answers_are_shown_as_typed_in_transcript_and_history(make_app, se
         await pilot.pause()
         await pilot.press("ctrl+o")
         await settle(pilot)
-        report = app.screen.query_one("#report", Markdown)
-        report_text = "\n".join(strip.text for strip in report._compositor_strips()) if hasattr(report, "_compositor_strips") else screen_text(app)
-        pane = screen_text(app) + report_text
+        pane = screen_text(app)  # the History screen with the report of this interview
         for piece in ("<br>", "__init__", "</think>", "<|im_end|>"):
             assert piece in pane, piece
 
@@ -383,6 +381,9 @@ async def test_history_has_units_an_axis_and_an_export_key(make_app, services: S
         await settle(pilot)
         text = screen_text(app)
         assert "over 1 answer" in text and "/10" in text and "oldest → newest" in text
+        from interviewer.tui.screens.history import _bars
+
+        assert _bars([0.0, 10.0, 5.0]).split("\n") == [" █ ", "▁██"]  # a fixed 0-10 scale, not min..max
         await pilot.press("e")
         await pilot.pause()
     assert (services.config.data_dir / "reports" / f"{iv.record.id}.html").exists()

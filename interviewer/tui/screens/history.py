@@ -9,12 +9,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Markdown, Sparkline, Static
+from textual.widgets import DataTable, Footer, Label, Markdown, Static
 
 from interviewer.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
+
+
+def _bars(values: list[float]) -> str:
+    """Two rows of block characters, one column per score, on a fixed 0-10 scale."""
+    ticks = " ▁▂▃▄▅▆▇█"
+    top, bottom = "", ""
+    for v in values:
+        eighths = round(max(0.0, min(10.0, v)) / 10 * 16)
+        bottom += ticks[min(8, eighths)] if eighths else "▁"
+        top += ticks[max(0, eighths - 8)]
+    return top + "\n" + bottom
 
 
 class HistoryScreen(Screen[None]):
@@ -30,7 +41,8 @@ class HistoryScreen(Screen[None]):
             for track in ("algorithm", "infrastructure"):
                 with Vertical(classes="trend"):
                     yield Label(track, id=f"label-{track}")
-                    yield Sparkline([], id=f"spark-{track}", summary_function=max)
+                    # a fixed 0-10 scale (Textual's Sparkline rescales to the data's own min..max)
+                    yield Static("", id=f"spark-{track}", classes="spark")
                     yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="report-pane"):
@@ -60,7 +72,7 @@ class HistoryScreen(Screen[None]):
                 if q.grade is not None and q.question_id in bank:
                     scores[bank.get(q.question_id).track].append(q.grade.overall)
         for track, values in scores.items():
-            self.query_one(f"#spark-{track}", Sparkline).data = values or [0.0]
+            self.query_one(f"#spark-{track}", Static).update(_bars(values[-60:]))
             mean = (
                 ngettext("mean {score}/10 over {n} answer", "mean {score}/10 over {n} answers", len(values)).format(
                     score=f"{sum(values) / len(values):.1f}", n=len(values)
@@ -88,18 +100,13 @@ class HistoryScreen(Screen[None]):
 
     def action_export(self) -> None:
         """The selected interview as a self-contained HTML file in the data dir's reports/."""
-        from interviewer.reports import report_html
+        from interviewer.tui.screens.summary import export_html
 
         rec = getattr(self, "selected", None)
         if rec is None:
             self.notify(_("Select an interview first."))
             return
-        app = cast("InterviewerApp", self.app)
-        out_dir = app.services.config.data_dir / "reports"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"{rec.id}.html"
-        path.write_text(report_html(rec, app.services.bank()), encoding="utf-8")
-        self.notify(_("Report written to {path}").format(path=path), timeout=6)
+        export_html(self, cast("InterviewerApp", self.app).services, rec)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -289,7 +289,12 @@ class HomeScreen(Screen[None]):
             self.notify(safe(str(exc)), severity="error", timeout=8, markup=False)
             return
         services.store().set_setting("home", choices)
-        self.app.push_screen(InterviewScreen.start(services, plan, examiner))
+        try:
+            screen = InterviewScreen.start(services, plan, examiner)  # saved at once: resumable from now
+        except Exception as exc:  # e.g. the data directory cannot be written
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.app.push_screen(screen)
         self._resume_id = None  # "keep for later" leaves it in History; the new one is resumed next
 
     @on(Button.Pressed, "#resume")

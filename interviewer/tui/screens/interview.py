@@ -179,6 +179,7 @@ class InterviewScreen(Screen[None]):
                     self._add(turn.role, turn.text)
         editor = self.query_one("#answer", TextArea)
         editor.text = self.services.store().get_setting(DRAFT_KEY.format(self.interview.record.id), "") or ""
+        editor.move_cursor(editor.document.end)  # a restored draft is continued, not typed in front of
         editor.focus()
         self._tick()
 

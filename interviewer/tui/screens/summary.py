@@ -89,6 +89,19 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
+def export_html(screen: Screen[None], services: Services, record: SessionRecord) -> None:
+    """Write the interview's HTML report under the data dir; in a browser (`serve`), also open it there."""
+    from interviewer.reports import report_html
+
+    out_dir = services.config.data_dir / "reports"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{record.id}.html"
+    path.write_text(report_html(record, services.bank()), encoding="utf-8")
+    screen.notify(_("Report written to {path}").format(path=path), timeout=6)
+    if screen.app.is_web:
+        screen.app.deliver_text(path, open_method="browser", mime_type="text/html")
+
+
 class SummaryScreen(Screen[None]):
     BINDINGS = [
         Binding("e,E", "export", "Export report (HTML)"),
@@ -107,13 +120,7 @@ class SummaryScreen(Screen[None]):
         yield Footer()
 
     def action_export(self) -> None:
-        from interviewer.reports import report_html
-
-        out_dir = self.services.config.data_dir / "reports"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"{self.record.id}.html"
-        path.write_text(report_html(self.record, self.services.bank()), encoding="utf-8")
-        self.notify(f"Report written to {path}", timeout=6)
+        export_html(self, self.services, self.record)
 
     def action_home(self) -> None:
         self.dismiss(None)
