@@ -103,3 +103,15 @@ def test_megatron_cp_comm_type_values(bank: Bank) -> None:
     for lang in ("en", "it", "ja"):
         text = point.statement.get(lang)
         assert "allgather" in text and "all_gather" not in text, lang
+
+
+def test_ep_replicated_tokens_need_no_dispatch(bank: Bank) -> None:
+    """vLLM's allgather_reducescatter gathers tokens from all DP ranks (they start sharded); with replicated tokens
+    (TP attention) dispatch needs no communication and only the combine reduces (vLLM AgRsAll2AllManager)."""
+    rubric = bank.get("infra-10").rubric
+    assert rubric is not None
+    point = next(k for k in rubric.key_points if k.id == "all-to-all-cost")
+    expected = {"en": "dispatch needs no communication", "it": "il dispatch non richiede comunicazione",
+                "ja": "dispatch に通信は不要"}
+    for lang, phrase in expected.items():
+        assert phrase in point.statement.get(lang), lang
