@@ -97,7 +97,7 @@ def export_html(screen: Screen[None], services: Services, record: SessionRecord)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{record.id}.html"
     path.write_text(report_html(record, services.bank()), encoding="utf-8")
-    screen.notify(_("Report written to {path}").format(path=path), timeout=6)
+    screen.notify(_("Report written to {path}").format(path=path), timeout=6, markup=False)
     if screen.app.is_web:
         screen.app.deliver_text(path, open_method="browser", mime_type="text/html")
 
