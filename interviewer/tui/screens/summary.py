@@ -69,6 +69,9 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         for track, scores in sorted(by_track.items()):
             over = ngettext("over {n} question", "over {n} questions", len(scores)).format(n=len(scores))
             lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 {over}")
+    reviews = _next_reviews(record, services)
+    if reviews:
+        lines += ["", "## " + _("Next review"), "", *reviews]
     if weak:
         lines += ["", "## " + _("Weakest key points"), ""]
         for qid, points in weak:
@@ -82,6 +85,19 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
             for score, qid in drills
         ]
     return "\n".join(lines)
+
+
+def _next_reviews(record: SessionRecord, services: Services) -> list[str]:
+    """When each question of this session comes back for spaced-repetition review."""
+    from interviewer.storage.review import due_phrase
+
+    store = services.store()
+    out = []
+    for qid in dict.fromkeys(q.question_id for q in record.questions if q.grade is not None):
+        due = store.card_due(qid)
+        if due:
+            out.append(f"- **{qid}**: {md_escape(due_phrase(due, record.plan.lang))}")
+    return out
 
 
 def _short(text: str, width: int) -> str:
