@@ -16,11 +16,9 @@ from interviewer.examiners.grade import CriterionScore, DetectedMisconception, G
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.scoring import calibrated
-from interviewer.examiners.offline.similarity import negated, overlap, profiles, words
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
-    Sentence,
     explanation_quality,
     is_japanese,
     latin_tokens,
@@ -123,7 +121,6 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
 
     # Evidence and denials per key point, sentence by sentence.
     points = [_read_point(kp, index, quality, cue_lang) for kp in rubric.key_points]
-    _add_statement_overlap(question, kept, quality, wrong_sentences, points, cue_lang)
     # A sentence that denies a key point earns nothing for it; it keeps what it says about the others
     # (rubric statements themselves say "…and not a different choice of experts").
     denying = {s for p in points for s in p.denied if s not in p.evidence and s not in refuting}
@@ -157,28 +154,6 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     evidenced = {s for s in load if s not in wrong_sentences}
     density = len(evidenced & set(content)) / len(content) if content else 0.0
     return Analysis(criteria, found, dropped, contradictions, specificity(text), density)
-
-
-SIM_MIN = 0.8  # share of a statement's distinctive words a sentence must cover to count at all
-SIM_CAP = 0.6  # overlap alone never reaches full credit
-
-
-def _add_statement_overlap(
-    question: Question, kept: list[Sentence], quality: list[float], wrong: set[int], points: list[_PointReading], lang: str
-) -> None:
-    """Partial, uncertain credit where a sentence shares most distinctive words of a key point's statement."""
-    profs = profiles(question, lang)
-    for si, sent in enumerate(kept):
-        if quality[si] < 1.0 or si in wrong or negated(sent.text, lang):
-            continue
-        bag = words(sent.text, lang)
-        for p, prof in zip(points, profs, strict=True):
-            ov = overlap(bag, prof)
-            if ov >= SIM_MIN and si not in p.denied:
-                credit = min(SIM_CAP, ov)
-                if credit > p.evidence.get(si, 0.0):
-                    p.evidence[si] = credit
-                    p.weak = p.weak or max(p.evidence.values()) < 1.0
 
 
 @dataclass
