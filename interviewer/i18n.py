@@ -53,3 +53,23 @@ def tr(message: str, lang: str) -> str:
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it yet (module-level tables)."""
     return message
+
+
+# Stored values (mode, track, difficulty) as the candidate reads them.
+WORDS = {
+    "interview": N_("interview"),
+    "drill": N_("drill"),
+    "review": N_("review"),
+    "algorithm": N_("algorithm"),
+    "infrastructure": N_("infrastructure"),
+    "foundational": N_("foundational"),
+    "intermediate": N_("intermediate"),
+    "advanced": N_("advanced"),
+}
+
+
+def word(value: str, lang: str | None = None) -> str:
+    """A stored value in the current (or the given) language; unknown values unchanged."""
+    if value not in WORDS:
+        return value
+    return tr(WORDS[value], lang) if lang else _(WORDS[value])

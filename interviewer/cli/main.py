@@ -17,6 +17,7 @@ from interviewer import __version__
 from interviewer.bank.loader import Bank, BankError, collect, load_bank
 from interviewer.bank.models import LANGS
 from interviewer.config import Config, ConfigError, load_config
+from interviewer.i18n import set_language
 
 LANG = click.Choice(list(LANGS))
 TRACK = click.Choice(["algorithm", "infrastructure"])
@@ -30,6 +31,7 @@ class Ctx:
             self.config: Config = load_config(data_dir)
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
+        set_language(self.config.lang)  # commands with --lang, and interviews, switch to their own
         self.extra_banks = [*self.config.banks, *banks]
         self._bank: Bank | None = None
 

@@ -50,7 +50,7 @@ async def test_full_interview_to_summary(make_app, services: Services) -> None: 
         screen = app.screen
         assert isinstance(screen, InterviewScreen)
         texts = [m.source for m in screen.query("Message")]
-        assert texts[0].startswith("**You:**") and "Where does GRPO" in texts[1]
+        assert texts[0].startswith("You:") and "Where does GRPO" in texts[1]
         await type_answer(pilot, "The group mean reward is the baseline.")
         await type_answer(pilot, "Not sure.")
         assert isinstance(app.screen, FeedbackScreen)

@@ -9,9 +9,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from interviewer.i18n import N_, _
+
 
 class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [Binding("y", "yes", "Yes"), Binding("n,escape", "no", "No")]
+    BINDINGS = [Binding("y", "yes", N_("Yes")), Binding("n,escape", "no", N_("No"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -21,8 +23,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm"):
             yield Label(self.question)
             with Horizontal():
-                yield Button("Quit (y)", variant="error", id="yes")
-                yield Button("Stay (n)", variant="primary", id="no")
+                yield Button(_("Quit (y)"), variant="error", id="yes")
+                yield Button(_("Stay (n)"), variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -13,12 +13,18 @@ from textual.widgets import Footer, Markdown, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.render import LABELS, bar, grade_markdown
+from interviewer.i18n import N_, tr
+from interviewer.linebreak import Wrapped
+from interviewer.render import bar, grade_markdown, labels, verdict_word
 
 
 def rubric_table(grade: Grade) -> Table:
-    """Criterion, score bar and the candidate's own words, wrapping cleanly at 80 columns."""
-    t = LABELS.get(grade.lang, LABELS["en"])
+    """Criterion, score bar and the candidate's own words, wrapping cleanly at 80 columns.
+
+    Statements and quotes are `Wrapped`: broken by display width, never cut
+    with "…", so Japanese stays readable in narrow columns.
+    """
+    t = labels(grade.lang)
     table = Table(expand=True, show_lines=True, box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column(t["criteria"], ratio=5, justify="left")
     table.add_column(t["score"], width=10, no_wrap=True, justify="left")
@@ -27,12 +33,12 @@ def rubric_table(grade: Grade) -> Table:
         fraction = c.score / c.max
         colour = "green" if fraction >= 0.75 else "yellow" if fraction > 0 else "red"
         quotes = (
-            Text("\n".join(f"“{q}”" for q in c.evidence), justify="left")
+            Wrapped("\n".join(f"“{q}”" for q in c.evidence))
             if c.evidence
-            else Text(t["none"], style="italic dim", justify="left")
+            else Wrapped(t["none"], style="italic dim")
         )
         table.add_row(
-            Text(c.statement or c.id, justify="left"),
+            Wrapped(c.statement or c.id),
             Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}", justify="left"),
             quotes,
         )
@@ -43,9 +49,9 @@ class FeedbackScreen(Screen[None]):
     """Readable at a glance: score and verdict first, then the evidence."""
 
     BINDINGS = [
-        Binding("enter", "continue", "Next question"),
-        Binding("n", "continue", "Next", show=False),
-        Binding("escape", "continue", "Next", show=False),
+        Binding("enter", "continue", N_("Next question")),
+        Binding("n", "continue", N_("Next"), show=False),
+        Binding("escape", "continue", N_("Next"), show=False),
     ]
 
     def __init__(self, grade: Grade, question: Question) -> None:
@@ -55,8 +61,9 @@ class FeedbackScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         g = self.grade
+        score = tr("score {score}", g.lang).format(score=f"[b]{g.overall:.1f}/10[/b]")
         yield Static(
-            f" [b]{self.question.id}[/b] · score [b]{g.overall:.1f}/10[/b] · {g.verdict} · {g.examiner}",
+            f" [b]{self.question.id}[/b] · {score} · {verdict_word(g.verdict, g.lang)} · {g.examiner}",
             id="feedback-title",
             classes=f"verdict-{g.verdict.replace(' ', '-')}",
         )

@@ -11,23 +11,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Markdown, Sparkline, Static
 
+from interviewer.i18n import N_, _, ngettext, word
+
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
 
 class HistoryScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("b", "back", "Back", show=False)]
+    BINDINGS = [Binding("escape", "back", N_("Back")), Binding("b", "back", N_("Back"), show=False)]
 
     def compose(self) -> ComposeResult:
-        yield Static(" [b]History[/b]", id="history-title")
+        yield Static(" [b]" + _("History") + "[/b]", id="history-title")
         with Horizontal(id="trends"):
             for track in ("algorithm", "infrastructure"):
                 with Vertical(classes="trend"):
-                    yield Label(track, id=f"label-{track}")
+                    yield Label(word(track), id=f"label-{track}")
                     yield Sparkline([], id=f"spark-{track}", summary_function=max)
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="report-pane"):
-            yield Markdown("_Select an interview to see its report._", id="report")
+            yield Markdown("_" + _("Select an interview to see its report.") + "_", id="report")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -35,14 +37,14 @@ class HistoryScreen(Screen[None]):
         store, bank = app.services.store(), app.services.bank()
         self.records = store.sessions()
         table = self.query_one(DataTable)
-        table.add_columns("id", "date", "mode", "examiner", "score", "questions")
+        table.add_columns(_("id"), _("date"), _("mode"), _("examiner"), _("score"), _("questions"))
         scores: dict[str, list[float]] = {"algorithm": [], "infrastructure": []}
         for r in reversed(self.records):
             s = r.overall()
             table.add_row(
                 r.id,
                 r.created_at[:16].replace("T", " "),
-                r.plan.mode + ("" if r.finished else " (open)"),
+                word(r.plan.mode) + ("" if r.finished else " " + _("(open)")),
                 r.examiner,
                 f"{s:.1f}" if s is not None else "–",
                 ",".join(q.question_id for q in r.questions),
@@ -54,10 +56,11 @@ class HistoryScreen(Screen[None]):
                     scores[bank.get(q.question_id).track].append(q.grade.overall)
         for track, values in scores.items():
             self.query_one(f"#spark-{track}", Sparkline).data = values or [0.0]
-            mean = f"{sum(values) / len(values):.1f}/10 over {len(values)}" if values else "no answers yet"
-            self.query_one(f"#label-{track}", Label).update(f"{track}: {mean}")
+            over = ngettext("{score}/10 over {n} answer", "{score}/10 over {n} answers", len(values))
+            mean = over.format(score=f"{sum(values) / len(values):.1f}", n=len(values)) if values else _("no answers yet")
+            self.query_one(f"#label-{track}", Label).update(f"{word(track)}: {mean}")
         if not self.records:
-            self.query_one("#report", Markdown).update("_No interviews yet._")
+            self.query_one("#report", Markdown).update("_" + _("No interviews yet.") + "_")
         table.focus()
 
     @on(DataTable.RowHighlighted)

@@ -11,15 +11,33 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
+from interviewer.i18n import N_, _, ngettext
 from interviewer.tui.widgets import Choice
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
-MODES = [("Interview", "interview"), ("Drill", "drill"), ("Review (due)", "review")]
-TRACKS = [("Mix", "mix"), ("Algorithm", "algorithm"), ("Infrastructure", "infrastructure")]
-LANGS = [("English", "en"), ("Italiano", "it"), ("日本語", "ja")]
-FEEDBACK = [("After each question", "each"), ("At the end", "end")]
+MODES = [(N_("Interview"), "interview"), (N_("Drill"), "drill"), (N_("Review (due)"), "review")]
+TRACKS = [(N_("Mix"), "mix"), (N_("Algorithm"), "algorithm"), (N_("Infrastructure"), "infrastructure")]
+LANGS = [("English", "en"), ("Italiano", "it"), ("日本語", "ja")]  # each in its own language
+FEEDBACK = [(N_("After each question"), "each"), (N_("At the end"), "end")]
+OFFLINE = N_("Offline (built-in)")
+# (row id, label): the form's rows, in order
+ROWS = [
+    ("mode", N_("Mode")),
+    ("track", N_("Track")),
+    ("count", N_("Questions")),
+    ("question", N_("Drill on")),
+    ("lang", N_("Language")),
+    ("examiner", N_("Examiner")),
+    ("follow_ups", N_("Follow-ups")),
+    ("feedback", N_("Feedback")),
+]
+TRANSLATED = {"mode": MODES, "track": TRACKS, "feedback": FEEDBACK}
+
+
+def _options(options: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return [(_(label), value) for label, value in options]
 FOLLOW_UPS = [(str(n), n) for n in range(0, 6)]
 COUNTS = [(str(n), n) for n in range(1, 11)]
 
@@ -28,33 +46,67 @@ class HomeScreen(Screen[None]):
     """Start an interview, a drill or a review."""
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+r", "resume", "Resume"),
-        Binding("ctrl+o", "history", "History"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+r", "resume", N_("Resume")),
+        Binding("ctrl+o", "history", N_("History")),
     ]
 
     def compose(self) -> ComposeResult:
+        from interviewer.i18n import get_language
+
+        widgets: dict[str, Choice] = {
+            "mode": Choice(_options(MODES), value="interview", id="mode"),
+            "track": Choice(_options(TRACKS), value="mix", id="track"),
+            "count": Choice(COUNTS, value=3, id="count"),
+            "question": Choice([], id="question", empty=_("(loading questions…)")),
+            "lang": Choice(LANGS, value=get_language(), id="lang"),
+            "examiner": Choice([(_(OFFLINE), "offline")], value="offline", id="examiner"),
+            "follow_ups": Choice(FOLLOW_UPS, value=2, id="follow_ups"),
+            "feedback": Choice(_options(FEEDBACK), value="each", id="feedback"),
+        }
         with VerticalScroll(id="home"):
-            yield Static("[b]interviewer[/b] · mock interviews for RL research and RL infrastructure", id="title")
+            yield Static(self._title(), id="title")
             with Vertical(classes="form"):
-                yield self._row("Mode", Choice(MODES, value="interview", id="mode"))
-                yield self._row("Track", Choice(TRACKS, value="mix", id="track"))
-                yield self._row("Questions", Choice(COUNTS, value=3, id="count"))
-                yield self._row("Drill on", Choice([], id="question", empty="(loading questions…)"))
-                yield self._row("Language", Choice(LANGS, value="en", id="lang"))
-                yield self._row("Examiner", Choice([("Offline (built-in)", "offline")], value="offline", id="examiner"))
-                yield self._row("Follow-ups", Choice(FOLLOW_UPS, value=2, id="follow_ups"))
-                yield self._row("Feedback", Choice(FEEDBACK, value="each", id="feedback"))
+                for key, label in ROWS:
+                    yield Horizontal(
+                        Label(_(label), classes="field-label", id=f"label-{key}"), widgets[key], classes="field"
+                    )
             yield Static("", id="home-status")
             with Horizontal(id="home-buttons"):
-                yield Button("Start", variant="primary", id="start", compact=True)
-                yield Button("Resume", id="resume", disabled=True, compact=True)
-                yield Button("History", id="history", compact=True)
+                yield Button(_("Start"), variant="primary", id="start", compact=True)
+                yield Button(_("Resume"), id="resume", disabled=True, compact=True)
+                yield Button(_("History"), id="history", compact=True)
         yield Footer()
 
     @staticmethod
-    def _row(label: str, widget: Any) -> Horizontal:
-        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+    def _title() -> str:
+        return "[b]interviewer[/b] · " + _("mock interviews for RL research and RL infrastructure")
+
+    def retranslate(self) -> None:
+        """Every label of the form in the language just chosen."""
+        from interviewer.i18n import get_language
+
+        self.query_one("#lang", Choice).set_value(get_language(), quiet=True)
+        self.query_one("#title", Static).update(self._title())
+        for key, label in ROWS:
+            self.query_one(f"#label-{key}", Label).update(_(label))
+        for key, options in TRANSLATED.items():
+            self.query_one(f"#{key}", Choice).set_options(_options(options))
+        self.query_one("#examiner", Choice).set_options(self._examiners())
+        self.query_one("#start", Button).label = _("Start")
+        self.query_one("#history", Button).label = _("History")
+        self._label_resume()
+        self._show_loaded_status()
+
+    def _examiners(self) -> list[tuple[str, str]]:
+        model = getattr(self, "_model", None)
+        offline = [(_(OFFLINE), "offline")]
+        return [*offline, (_("LLM: {model}").format(model=model), "llm")] if model else offline
+
+    def _label_resume(self) -> None:
+        resume_id = getattr(self, "_resume_id", None)
+        button = self.query_one("#resume", Button)
+        button.label = _("Resume {id}").format(id=resume_id) if resume_id else _("Resume")
 
     @property
     def ia(self) -> InterviewerApp:
@@ -68,9 +120,8 @@ class HomeScreen(Screen[None]):
         self.query_one("#lang", Choice).value = cfg.lang
         self.query_one("#follow_ups", Choice).value = cfg.follow_ups
         if cfg.model:
-            self.query_one("#examiner", Choice).set_options(
-                [("Offline (built-in)", "offline"), (f"LLM: {cfg.model}", "llm")]
-            )
+            self._model = cfg.model
+            self.query_one("#examiner", Choice).set_options(self._examiners())
             self.query_one("#examiner", Choice).value = cfg.examiner
             if cfg.examiner == "llm":
                 self.warm_llm()
@@ -116,12 +167,23 @@ class HomeScreen(Screen[None]):
             self.query_one(f"#{key}", Choice).set_value(value)  # ignored if no longer offered
         if "count" in last:
             self.query_one("#count", Choice).set_value(last["count"])
+        forced = self.ia.forced_lang
+        if forced:
+            self.query_one("#lang", Choice).set_value(forced)
         self._resume_id = resume_id
-        resume = self.query_one("#resume", Button)
-        resume.disabled = resume_id is None
-        resume.label = f"Resume {resume_id}" if resume_id else "Resume"
-        self._show_status(f"{len(options)} questions · {due} due for review")
+        self.query_one("#resume", Button).disabled = resume_id is None
+        self._label_resume()
+        self._counts = (len(options), due)
+        self._show_loaded_status()
         self._update_mode()
+
+    def _show_loaded_status(self) -> None:
+        counts = getattr(self, "_counts", None)
+        if counts is None:
+            return
+        questions = ngettext("{n} question", "{n} questions", counts[0]).format(n=counts[0])
+        due = ngettext("{n} due for review", "{n} due for review", counts[1]).format(n=counts[1])
+        self._show_status(f"{questions} · {due}")
 
     def _show_status(self, text: str) -> None:
         self.query_one("#home-status", Static).update(text)
@@ -129,6 +191,10 @@ class HomeScreen(Screen[None]):
     @on(Choice.Changed, "#mode")
     def _mode_changed(self) -> None:
         self._update_mode()
+
+    @on(Choice.Changed, "#lang")
+    def _lang_changed(self, event: Choice.Changed) -> None:
+        self.ia.switch_language(str(event.value))
 
     def _update_mode(self) -> None:
         mode = self.query_one("#mode", Choice).value
@@ -176,7 +242,7 @@ class HomeScreen(Screen[None]):
 
         resume_id = getattr(self, "_resume_id", None)
         if not resume_id:
-            self.notify("There is no unfinished interview.")
+            self.notify(_("There is no unfinished interview."))
             return
         services = self.ia.services
         record = services.store().load_session(resume_id)

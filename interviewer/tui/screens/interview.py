@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +18,8 @@ from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import N_, _, word
+from interviewer.linebreak import Wrapped
 from interviewer.tui.services import Services
 
 if TYPE_CHECKING:
@@ -33,17 +36,17 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
     if mode == "drill":
         qid = choices.get("question")
         if not qid:
-            raise ValueError("Pick a question to drill on.")
+            raise ValueError(_("Pick a question to drill on."))
         ids = [qid]
     elif mode == "review":
         ids = [q for q, _, _ in services.store().due() if q in bank][: choices.get("count") or 5]
         if not ids:
-            raise ValueError("Nothing is due for review yet: run an interview first.")
+            raise ValueError(_("Nothing is due for review yet: run an interview first."))
     else:
         track = choices.get("track") or "mix"
         pool = [q.id for q in gradable if track == "mix" or q.track == track]
         if not pool:
-            raise ValueError("No questions with rubrics in this track.")
+            raise ValueError(_("No questions with rubrics in this track."))
         n = min(int(choices.get("count") or 3), len(pool))
         ids = sorted(random.sample(pool, n), key=pool.index)
     follow_ups = choices.get("follow_ups")
@@ -56,21 +59,44 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
     )
 
 
-class Message(Markdown):
-    """One transcript message."""
+class Message(Static):
+    """One transcript message: the speaker, then the text exactly as written.
+
+    Broken into lines by display width (`Wrapped`), so Japanese wraps between
+    characters, Latin identifiers stay whole and no line starts with "、".
+    """
+
+    def __init__(self, role: str, text: str, style: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.role = role
+        self.body = text
+        self.body_style = style
+        self.set_text(text)
+
+    def label(self) -> str:
+        return _("You:") if self.role == "candidate" else _("Examiner:")
+
+    @property
+    def source(self) -> str:
+        """What the message shows, as plain text: the speaker and the text."""
+        return f"{self.label()} {self.body}"
+
+    def set_text(self, text: str) -> None:
+        self.body = text
+        self.update(Wrapped(Text.assemble((self.label(), "bold"), " ", (strip_control(text), self.body_style))))
 
 
 class InterviewScreen(Screen[None]):
     """Answer, get probed, see feedback."""
 
     BINDINGS = [
-        Binding("ctrl+s", "submit", "Submit", priority=True),
-        Binding("escape", "cancel_stream", "Stop stream", priority=True),
+        Binding("ctrl+s", "submit", N_("Submit"), priority=True),
+        Binding("escape", "cancel_stream", N_("Stop stream"), priority=True),
         # priority: these win over the editor's own Ctrl keys (Ctrl+E/Ctrl+D in TextArea)
-        Binding("ctrl+n", "skip", "Skip", priority=True),
-        Binding("ctrl+d", "dont_know", "Don't know", priority=True),
-        Binding("ctrl+t", "hint", "Hint (-0.5)", priority=True),
-        Binding("ctrl+e", "end_followups", "Grade now", priority=True),
+        Binding("ctrl+n", "skip", N_("Skip"), priority=True),
+        Binding("ctrl+d", "dont_know", N_("Don't know"), priority=True),
+        Binding("ctrl+t", "hint", N_("Hint (-0.5)"), priority=True),
+        Binding("ctrl+e", "end_followups", N_("Grade now"), priority=True),
     ]
 
     def __init__(self, services: Services, interview: Interview) -> None:
@@ -103,8 +129,9 @@ class InterviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.ia.switch_language(self.interview.plan.lang)  # a resumed interview keeps its own language
         self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
-        self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
+        self.query_one("#answer", TextArea).border_title = _("Your answer · Ctrl+S submits")
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
 
@@ -115,7 +142,7 @@ class InterviewScreen(Screen[None]):
             return
         self._question_started = self.services.clock()
         md = self.query_one("#question", Markdown)
-        md.border_title = f"{q.id} · {q.track} · {q.difficulty}"
+        md.border_title = f"{q.id} · {word(q.track)} · {word(q.difficulty)}"
         md.update(strip_control(self.interview.question_text()))
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.remove_children()
@@ -130,9 +157,8 @@ class InterviewScreen(Screen[None]):
         editor.focus()
         self._tick()
 
-    def _add(self, role: str, text: str) -> Message:
-        prefix = "**You:** " if role == "candidate" else "**Examiner:** "
-        msg = Message(prefix + strip_control(text), classes=role)
+    def _add(self, role: str, text: str, style: str = "") -> Message:
+        msg = Message(role, text, style, classes=role)
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.mount(msg)
         transcript.scroll_end(animate=False)
@@ -145,15 +171,19 @@ class InterviewScreen(Screen[None]):
         limit = rec.plan.time_limit_s or 300
         timer = f"{elapsed // 60:02d}:{elapsed % 60:02d}"
         if elapsed > limit:
-            timer = f"[b $warning]{timer} (over {limit // 60} min)[/]"
+            over = _("over {minutes} min").format(minutes=limit // 60)
+            timer = f"[b $warning]{timer} ({over})[/]"
         usage = ""
         examiner = self.interview.examiner
         u = getattr(examiner, "usage", None)
         if u is not None and examiner.name != "offline":
             cost = getattr(u, "cost_usd", None)
-            usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
-            usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+            tokens = _("tokens {prompt}+{completion}").format(
+                prompt=getattr(u, "prompt_tokens", 0), completion=getattr(u, "completion_tokens", 0)
+            )
+            usage = f" · {tokens} · " + (f"${cost:.4f}" if isinstance(cost, float) else _("cost unknown"))
+        question = _("question {k}/{n}").format(k=k, n=len(rec.questions))
+        return f" {word(rec.plan.mode)} · {question} · {examiner.name} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -174,12 +204,12 @@ class InterviewScreen(Screen[None]):
     # -- actions -------------------------------------------------------------------
     def action_submit(self) -> None:
         if self.busy:
-            self.notify("The examiner is still talking (Esc stops it).")
+            self.notify(_("The examiner is still talking (Esc stops it)."))
             return
         editor = self.query_one("#answer", TextArea)
         text = editor.text
         if not text.strip():
-            self.notify("Type an answer first (or Ctrl+N to skip).", severity="warning")
+            self.notify(_("Type an answer first (or Ctrl+N to skip)."), severity="warning")
             return
         editor.text = ""
         self._clear_draft()
@@ -192,28 +222,27 @@ class InterviewScreen(Screen[None]):
         try:
             step = await self.interview.submit_answer(text)
             if step.grade is not None and not step.question_done:
-                self._add("examiner", f"_interim score {step.grade.overall:.1f}/10_")
+                interim = _("interim score {score}/10").format(score=f"{step.grade.overall:.1f}")
+                self._add("examiner", interim, style="italic")
             if step.probe is not None:
                 await self._stream(step.probe)
                 return
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(_("Examiner error: {error}. Your answer is saved.").format(error=exc), severity="error", timeout=10)
         finally:
             self.busy = False
 
     async def _stream(self, probe: Probe) -> None:
-        """Stream the probe into the transcript as Markdown, chunk by chunk."""
+        """Stream the probe into the transcript, chunk by chunk (plain text: model output is never markup)."""
         self.probe = probe
         msg = self._add("examiner", "")
-        stream = Markdown.get_stream(msg)
         try:
             async for chunk in probe:
-                await stream.write(strip_control(chunk))
+                msg.set_text(msg.body + chunk)
                 self.query_one("#transcript", VerticalScroll).scroll_end(animate=False)
         finally:
-            await stream.stop()
             self.probe = None
             self.interview.probe_done(probe)
             if probe.cancelled:
@@ -222,7 +251,7 @@ class InterviewScreen(Screen[None]):
     async def action_cancel_stream(self) -> None:
         if self.probe is not None:
             await self.probe.cancel()
-            self.notify("Stopped. The partial follow-up is kept.")
+            self.notify(_("Stopped. The partial follow-up is kept."))
 
     def action_skip(self) -> None:
         if not self.busy:
@@ -245,7 +274,7 @@ class InterviewScreen(Screen[None]):
     @work(exclusive=True, group="examiner")
     async def action_end_followups(self) -> None:
         if self.busy or not self.interview.current() or not self.interview.current().answers():  # type: ignore[union-attr]
-            self.notify("Answer first, then end the follow-ups.")
+            self.notify(_("Answer first, then end the follow-ups."))
             return
         self.busy = True
         try:
@@ -256,9 +285,9 @@ class InterviewScreen(Screen[None]):
     def action_hint(self) -> None:
         hint = self.interview.hint()
         if hint is None:
-            self.notify("No hint left: every key point is covered.")
+            self.notify(_("No hint left: every key point is covered."))
             return
-        self._add("examiner", f"_Hint (−0.5): think about_ **{hint}**")
+        self._add("examiner", _("Hint (−0.5): think about {cue}").format(cue=hint), style="italic")
 
     def _question_done(self, grade: Grade) -> None:
         from interviewer.tui.screens.feedback import FeedbackScreen
@@ -293,5 +322,5 @@ class InterviewScreen(Screen[None]):
                 self.app.exit()
 
         self.app.push_screen(
-            ConfirmScreen("Quit now? Your draft answer is saved and comes back when you resume."), done
+            ConfirmScreen(_("Quit now? Your draft answer is saved and comes back when you resume.")), done
         )

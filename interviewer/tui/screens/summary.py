@@ -11,21 +11,26 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
 from interviewer.engine.record import SessionRecord
+from interviewer.i18n import N_, _, ngettext, word
 from interviewer.render import bar
 from interviewer.tui.services import Services
+
+# question states shown when a question has no grade
+STATUS = {"pending": N_("pending"), "active": N_("in progress"), "skipped": N_("skipped"), "graded": N_("graded")}
 
 
 def summary_markdown(record: SessionRecord, services: Services) -> str:
     bank = services.bank()
-    lines = [f"# Interview summary · {record.id}", ""]
+    lines = [_("# Interview summary · {id}").format(id=record.id), ""]
     overall = record.overall()
-    lines.append(f"**Mean score: {overall:.1f}/10**" if overall is not None else "_No question was graded._")
-    lines += ["", "| Question | Score | |", "|---|---|---|"]
+    mean = _("Mean score: {score}/10").format(score=f"{overall:.1f}") if overall is not None else ""
+    lines.append(f"**{mean}**" if overall is not None else "_" + _("No question was graded.") + "_")
+    lines += ["", "| " + _("Question") + " | " + _("Score") + " | |", "|---|---|---|"]
     by_track: dict[str, list[float]] = defaultdict(list)
     weak: list[tuple[float, str, str]] = []
     for q in record.questions:
         if q.grade is None:
-            lines.append(f"| {q.question_id} | – | _{q.status}_ |")
+            lines.append(f"| {q.question_id} | – | _{_(STATUS.get(q.status, q.status))}_ |")
             continue
         track: str = bank.get(q.question_id).track if q.question_id in bank else "?"
         by_track[track].append(q.grade.overall)
@@ -33,27 +38,29 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         for c in q.grade.criteria:
             weak.append((c.score / c.max, q.question_id, c.statement or c.id))
     if by_track:
-        lines += ["", "## Per track", ""]
+        lines += ["", "## " + _("Per track"), ""]
         for track, scores in sorted(by_track.items()):
-            lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 over {len(scores)} question(s)")
+            over = ngettext("{score}/10 over {n} question", "{score}/10 over {n} questions", len(scores))
+            lines.append(f"- **{word(track)}**: " + over.format(score=f"{sum(scores) / len(scores):.1f}", n=len(scores)))
     weakest = sorted(weak)[:5]
     if weakest:
-        lines += ["", "## Weakest key points", ""]
+        lines += ["", "## " + _("Weakest key points"), ""]
         lines += [f"- `{bar(f, 6)}` {qid}: {text}" for f, qid, text in weakest]
     drills = sorted(
         (q.grade.overall, q.question_id) for q in record.questions if q.grade is not None and q.grade.overall < 7
     )
     if drills:
-        lines += ["", "## Suggested drills", ""]
-        lines += [f"- Drill **{qid}** (scored {score:.1f}): Home → Mode: Drill" for score, qid in drills]
+        lines += ["", "## " + _("Suggested drills"), ""]
+        drill = _("Drill **{id}** (scored {score}): Home → Mode: Drill")
+        lines += ["- " + drill.format(id=qid, score=f"{score:.1f}") for score, qid in drills]
     return "\n".join(lines)
 
 
 class SummaryScreen(Screen[None]):
     BINDINGS = [
-        Binding("e", "export", "Export report (HTML)"),
-        Binding("h", "home", "Home"),
-        Binding("escape", "home", "Home", show=False),
+        Binding("e", "export", N_("Export report (HTML)")),
+        Binding("h", "home", N_("Home")),
+        Binding("escape", "home", N_("Home"), show=False),
     ]
 
     def __init__(self, services: Services, record: SessionRecord) -> None:
@@ -73,7 +80,7 @@ class SummaryScreen(Screen[None]):
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"{self.record.id}.html"
         path.write_text(report_html(self.record, self.services.bank()), encoding="utf-8")
-        self.notify(f"Report written to {path}", timeout=10)
+        self.notify(_("Report written to {path}").format(path=path), timeout=10)
 
     def action_home(self) -> None:
         self.dismiss(None)
