@@ -7,9 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Static
 
 from interviewer.i18n import N_, _
+from interviewer.linebreak import Wrapped
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -21,7 +22,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
-            yield Label(self.question)
+            yield Static(Wrapped(self.question), id="confirm-question")  # wraps, in any language
             with Horizontal():
                 yield Button(_("Quit (y)"), variant="error", id="yes")
                 yield Button(_("Stay (n)"), variant="primary", id="no")
