@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets import Footer, Static, TextArea
 
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
@@ -123,7 +123,7 @@ class InterviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
-        yield Markdown("", id="question")
+        yield Static("", id="question")  # Wrapped: Japanese breaks by display width
         yield VerticalScroll(id="transcript")
         yield TextArea("", id="answer", soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
         yield Footer()
@@ -141,9 +141,9 @@ class InterviewScreen(Screen[None]):
         if q is None:
             return
         self._question_started = self.services.clock()
-        md = self.query_one("#question", Markdown)
-        md.border_title = f"{q.id} · {word(q.track)} · {word(q.difficulty)}"
-        md.update(strip_control(self.interview.question_text()))
+        panel = self.query_one("#question", Static)
+        panel.border_title = f"{q.id} · {word(q.track)} · {word(q.difficulty)}"
+        panel.update(Wrapped(strip_control(self.interview.question_text())))
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.remove_children()
         cur = self.interview.current()
