@@ -173,10 +173,14 @@ def stats_cmd(c: Ctx, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
+    from rich.cells import cell_len
+
     for title, key in ((_("Tracks"), "tracks"), (_("Topics"), "topics")):
         click.echo(f"{title}:")
         for name, v in data[key].items():
-            click.echo(f"  {word(name):28s} {v['mean']:5.2f}/10  (n={v['n']})")
+            label = word(name)
+            label += " " * max(0, 28 - cell_len(label))  # by display width: kana and kanji take two cells
+            click.echo(f"  {label} {v['mean']:5.2f}/10  (n={v['n']})")
     scores = [t["score"] for t in data["trend"]]
     count = ngettext("{n} interview", "{n} interviews", len(scores)).format(n=len(scores))
     click.echo(_("Trend: {sparkline}  ({count})").format(sparkline=sparkline(scores), count=count))
