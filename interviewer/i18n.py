@@ -50,6 +50,11 @@ def tr(message: str, lang: str) -> str:
     return translation(lang if lang in LANGS else "en").gettext(message)
 
 
+def ntr(singular: str, plural: str, n: int, lang: str) -> str:
+    """`ngettext` in an explicit language."""
+    return translation(lang if lang in LANGS else "en").ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it yet (module-level tables)."""
     return message

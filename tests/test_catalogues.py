@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_keywords
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -34,9 +35,7 @@ def _key(msgid: str | tuple[str, ...]) -> str:
 def source_messages() -> dict[str, str | tuple[str, ...]]:
     """Every marked string in the package, as `pybabel extract` finds it."""
     cfg = _config()
-    keywords = dict(DEFAULT_KEYWORDS)
-    for kw in str(cfg["keywords"]).split():
-        keywords[kw] = None  # the first argument, like `-k tr`
+    keywords = {**DEFAULT_KEYWORDS, **parse_keywords(str(cfg["keywords"]).split())}  # as `-k tr -k ntr:1,2`
     found: dict[str, str | tuple[str, ...]] = {}
     for _filename, _lineno, message, _comments, _context in extract_from_dir(
         ROOT / str(cfg["input-paths"]), keywords=keywords

@@ -16,6 +16,7 @@ from interviewer.examiners.grade import CriterionScore, DetectedMisconception, G
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.text import explanation_quality, is_japanese, split_sentences
+from interviewer.i18n import ntr
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
 SINGLE_TERM_CREDIT = 0.6  # a lone-term cue is weaker evidence than a relation
@@ -159,7 +160,10 @@ class OfflineExaminer(Examiner):
         analysis = self.analysis(exchange)
         note = None
         if analysis.dropped:
-            note = f"ignored {len(analysis.dropped)} sentence(s) addressed to the grader"
+            n = len(analysis.dropped)
+            note = ntr(
+                "ignored {n} sentence addressed to the grader", "ignored {n} sentences addressed to the grader", n, exchange.lang
+            ).format(n=n)
         return finish_grade(
             exchange.question,
             exchange.lang,
