@@ -122,7 +122,7 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
     text = {"md": lambda: report_markdown(record, bank), "html": lambda: report_html(record, bank), "json": lambda: report_json(record)}[fmt]()
     if output:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(_("wrote {path}").format(path=output), err=True)
     else:
         click.echo(text)
 
@@ -138,7 +138,7 @@ def export_cmd(c: Ctx, output: str) -> None:
         click.echo(data)
     else:
         Path(output).write_text(data, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(_("wrote {path}").format(path=output), err=True)
 
 
 @cli.command("import")

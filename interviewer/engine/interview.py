@@ -141,7 +141,9 @@ class Interview:
 
     def _degrade(self, exc: Exception) -> None:
         self._degraded = True
-        msg = f"{exc} — continuing with the offline examiner; nothing you wrote is lost."
+        msg = tr("{error} — continuing with the offline examiner; nothing you wrote is lost.", self.plan.lang).format(
+            error=exc
+        )
         self.record.notes.append(msg)
         self.on_notice(msg)
 

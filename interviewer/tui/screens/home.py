@@ -86,7 +86,9 @@ class HomeScreen(Screen[None]):
         """Every label of the form in the language just chosen."""
         from interviewer.i18n import get_language
 
-        self.query_one("#lang", Choice).set_value(get_language(), quiet=True)
+        lang_choice = self.query_one("#lang", Choice)
+        lang_choice.set_value(get_language(), quiet=True)  # e.g. a resumed interview in another language
+        lang_choice.refresh()
         self.query_one("#title", Static).update(self._title())
         for key, label in ROWS:
             self.query_one(f"#label-{key}", Label).update(_(label))
