@@ -1,8 +1,9 @@
 """Home, Interview, Feedback and Summary in English, Italian and Japanese, at 120x40 and 80x24.
 
-A real bank question (algo-05, six rubric key points) so the feedback table is
-a full rubric: the Japanese one must wrap by display width, keep Latin
-identifiers whole and never cut a statement or quote with "…".
+A full rubric (a frozen copy of algo-05 in tests/data/i18n_bank, so rubric
+edits in the bank do not churn these pictures) so the feedback table is long:
+the Japanese one must wrap by display width, keep Latin identifiers whole and
+never cut a statement or quote with "…".
 Update after an intended change with `pytest tests/tui --snapshot-update`.
 """
 
@@ -21,8 +22,10 @@ from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
+from tests.conftest import FIXTURES, ROOT
 from tests.tui.conftest import FrozenClock
 
+I18N_BANK = ROOT / "tests" / "data" / "i18n_bank"
 SIZES = [(120, 40), (80, 24)]
 LANGS = ["en", "it", "ja"]
 QUESTION = "algo-05"
@@ -49,8 +52,8 @@ FOLLOW = {"en": "And the std normalisation?", "it": "E la normalizzazione std?",
 
 @pytest.fixture
 def real_services(tmp_path: Path) -> Services:
-    """The built-in bank and a temporary store; the language comes from config, as for a user."""
-    return Services(Config(data_dir=tmp_path / "home"), clock=FrozenClock())
+    """A two-question bank and a temporary store; the language comes from config, as for a user."""
+    return Services(Config(data_dir=tmp_path / "home"), [I18N_BANK, FIXTURES], include_builtin=False, clock=FrozenClock())
 
 
 def _app(services: Services, lang: str) -> InterviewerApp:
@@ -128,7 +131,7 @@ def test_summary(snap_compare, real_services, lang, size) -> None:  # type: igno
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)
         services = real_services
-        iv = Interview(_record(lang, [QUESTION, "infra-03"]), services.bank(), OfflineExaminer())
+        iv = Interview(_record(lang, [QUESTION, "demo-01"]), services.bank(), OfflineExaminer())
         await iv.submit_answer(ANSWERS[lang])
         await iv.stop_probing()
         iv.advance()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
 from rich import box
-from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +16,7 @@ from interviewer.examiners.grade import Grade
 from interviewer.i18n import N_, tr
 from interviewer.linebreak import Wrapped
 from interviewer.render import bar, grade_markdown, labels, verdict_word
+from interviewer.tui.textblocks import blocks
 
 
 def rubric_table(grade: Grade) -> Table:
@@ -48,37 +46,6 @@ def rubric_table(grade: Grade) -> Table:
     return table
 
 
-def details(markdown: str) -> Group:
-    """The feedback below the table (grade_markdown's headings, bullets, notes), broken by display width.
-
-    Textual's Markdown wraps only at spaces, which leaves Japanese lines ragged
-    and splits nothing where it should; this draws the same few constructs with
-    `Wrapped`, bullets with a hanging indent.
-    """
-    parts: list[Wrapped | Table | Text] = []
-    bullets: Table | None = None
-    for raw in markdown.splitlines():
-        line = raw.replace("\\|", "|")
-        if line.startswith("- "):
-            if bullets is None:
-                bullets = Table.grid(padding=(0, 1))
-                bullets.add_column(width=1)
-                bullets.add_column(ratio=1)
-                parts.append(bullets)
-            bullets.add_row("•", Wrapped(line[2:]))
-            continue
-        bullets = None
-        if not line.strip():
-            parts.append(Text(""))
-        elif line.startswith("#"):
-            parts.append(Wrapped(Text(line.lstrip("#").strip(), style="bold")))
-        elif m := re.fullmatch(r"_(.*)_", line):
-            parts.append(Wrapped(m.group(1), style="italic"))
-        else:
-            parts.append(Wrapped(line))
-    return Group(*parts)
-
-
 class FeedbackScreen(Screen[None]):
     """Readable at a glance: score and verdict first, then the evidence."""
 
@@ -103,7 +70,8 @@ class FeedbackScreen(Screen[None]):
         )
         with VerticalScroll(id="feedback"):
             yield Static(rubric_table(g), id="rubric-table")
-            yield Static(details(grade_markdown(g, self.question, table=False)), id="feedback-details")
+            # below the table: misconceptions, what a strong answer adds, references (wrapped for CJK)
+            yield Static(blocks(grade_markdown(g, self.question, table=False)), id="feedback-details")
         yield Footer()
 
     def on_mount(self) -> None:

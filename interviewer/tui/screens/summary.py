@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 from interviewer.engine.record import SessionRecord
 from interviewer.i18n import N_, _, ngettext, word
 from interviewer.render import bar
 from interviewer.tui.services import Services
+from interviewer.tui.textblocks import blocks
 
 # question states shown when a question has no grade
 STATUS = {"pending": N_("pending"), "active": N_("in progress"), "skipped": N_("skipped"), "graded": N_("graded")}
@@ -70,7 +71,8 @@ class SummaryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Markdown(summary_markdown(self.record, self.services))
+            # our own Markdown, drawn with display-width wrapping (Japanese stays readable)
+            yield Static(blocks(summary_markdown(self.record, self.services)), id="summary-body")
         yield Footer()
 
     def action_export(self) -> None:
