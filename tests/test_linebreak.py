@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -45,7 +46,7 @@ def test_lines_fit_keep_the_text_and_respect_words_and_kinsoku(text: str, width:
         pos = e
     assert not text[pos:].strip()
     assert re.sub(r"\s", "", "".join(lines)) == re.sub(r"\s", "", text)
-    for (s1, e1), (s2, _e2) in zip(spans, spans[1:], strict=False):
+    for (s1, e1), (s2, _e2) in pairwise(spans):
         if e1 != s2:
             continue  # broken at whitespace or a newline
         # a break inside a word happens only when the word (with its glued punctuation) is wider than the line
