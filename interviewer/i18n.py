@@ -70,6 +70,7 @@ WORDS = {
     "foundational": N_("foundational"),
     "intermediate": N_("intermediate"),
     "advanced": N_("advanced"),
+    "offline": N_("offline"),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import N_, tr
+from interviewer.i18n import N_, tr, word
 
 # Source texts of the feedback labels; `labels(lang)` gives them in the answer's language.
 _LABELS = {
@@ -49,7 +49,7 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
     """Feedback as plain text for terminals and screen readers (no escape sequences)."""
     t = labels(grade.lang)
     lines = [
-        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({verdict_word(grade.verdict, grade.lang)}) · {grade.examiner}",
+        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({verdict_word(grade.verdict, grade.lang)}) · {word(grade.examiner, grade.lang)}",
         "",
         f"{t['criteria']}:",
     ]
@@ -82,7 +82,7 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     out: list[str] = []
     if table:
         verdict = verdict_word(grade.verdict, grade.lang)
-        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {verdict} · _{grade.examiner}_", ""]
+        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {verdict} · _{word(grade.examiner, grade.lang)}_", ""]
         out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]
         for c in grade.criteria:
             quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"

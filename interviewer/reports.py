@@ -69,7 +69,7 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
         "- " + tr("started {start}, ended {end}", lang).format(start=rec.created_at, end=ended),
         "- "
         + tr("mode {mode}, language {lang}, examiner {examiner}", lang).format(
-            mode=word(rec.plan.mode, lang), lang=lang, examiner=rec.examiner
+            mode=word(rec.plan.mode, lang), lang=lang, examiner=word(rec.examiner, lang)
         ),
         "- " + (mean or tr("not graded yet", lang)),
     ]
@@ -115,7 +115,7 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
         f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'>",
         f"<title>{title}</title><style>{_CSS}</style></head><body>",
         f"<h1>{title}</h1>",
-        f"<p>{e(rec.created_at)} · {e(word(rec.plan.mode, lang))} · {e(rec.examiner)}",
+        f"<p>{e(rec.created_at)} · {e(word(rec.plan.mode, lang))} · {e(word(rec.examiner, lang))}",
     ]
     overall = rec.overall()
     if overall is not None:
@@ -138,7 +138,7 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
         if g is None:
             continue
         t_ = labels(g.lang)
-        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(verdict_word(g.verdict, g.lang))} · {e(g.examiner)}</p>")
+        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(verdict_word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
         heads = (tr("Criterion", g.lang), tr("Weight", g.lang), t_["score"], tr("Your words", g.lang))
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
         for c in g.criteria:

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.i18n import N_, tr
+from interviewer.i18n import N_, tr, word
 from interviewer.linebreak import Wrapped
 from interviewer.render import bar, grade_markdown, labels, verdict_word
 from interviewer.tui.textblocks import blocks
@@ -64,7 +64,7 @@ class FeedbackScreen(Screen[None]):
         g = self.grade
         score = tr("score {score}", g.lang).format(score=f"[b]{g.overall:.1f}/10[/b]")
         yield Static(
-            f" [b]{self.question.id}[/b] · {score} · {verdict_word(g.verdict, g.lang)} · {g.examiner}",
+            f" [b]{self.question.id}[/b] · {score} · {verdict_word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}",
             id="feedback-title",
             classes=f"verdict-{g.verdict.replace(' ', '-')}",
         )

@@ -183,7 +183,7 @@ class InterviewScreen(Screen[None]):
             )
             usage = f" · {tokens} · " + (f"${cost:.4f}" if isinstance(cost, float) else _("cost unknown"))
         question = _("question {k}/{n}").format(k=k, n=len(rec.questions))
-        return f" {word(rec.plan.mode)} · {question} · {examiner.name} · {timer}{usage}"
+        return f" {word(rec.plan.mode)} · {question} · {word(examiner.name)} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
