@@ -7,11 +7,11 @@ whenever and wherever it is produced.
 from __future__ import annotations
 
 import html
-import json
 from collections import defaultdict
 from typing import Any
 
 from interviewer.bank.loader import Bank
+from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
 from interviewer.i18n import N_, tr, word
 from interviewer.render import bar, grade_markdown, labels, verdict_word
@@ -54,7 +54,7 @@ def session_summary(rec: SessionRecord) -> dict[str, Any]:
 
 
 def report_json(rec: SessionRecord) -> str:
-    return json.dumps(session_summary(rec), ensure_ascii=False, indent=2)
+    return json_text(session_summary(rec), indent=2)
 
 
 def report_markdown(rec: SessionRecord, bank: Bank) -> str:

@@ -14,6 +14,7 @@ import click
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.commands_run import PlainIO, run_plain
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
+from interviewer.console import json_text, safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.i18n import _, ngettext, set_language, word
@@ -24,7 +25,7 @@ from interviewer.storage.db import Store, StoreError, open_store
 @contextmanager
 def store_of(c: Ctx) -> Iterator[Store]:
     try:
-        store = open_store(c.config.data_dir)
+        store = open_store(c.config.data_dir, read_only_ok=True)  # history and reports work on a read-only disk
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -88,7 +89,7 @@ def history(c: Ctx, fmt: str) -> None:
     with store_of(c) as store:
         records = store.sessions()
     if fmt == "json":
-        click.echo(json.dumps([session_summary(r) for r in records], ensure_ascii=False, indent=2))
+        click.echo(json_text([session_summary(r) for r in records], indent=2))
         return
     if not records:
         click.echo(_("no interviews yet: start one with `interviewer` or `interviewer run --plain`"))
@@ -120,6 +121,8 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
         record = _load(store, session_id)
     bank = c.bank()
     text = {"md": lambda: report_markdown(record, bank), "html": lambda: report_html(record, bank), "json": lambda: report_json(record)}[fmt]()
+    if fmt == "md":  # read in terminals and pagers: no escape sequences from model or server text
+        text = safe(text)
     if output:
         output.write_text(text, encoding="utf-8")
         click.echo(_("wrote {path}").format(path=output), err=True)
@@ -133,7 +136,7 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
 def export_cmd(c: Ctx, output: str) -> None:
     """A JSON backup of everything (interviews, settings)."""
     with store_of(c) as store:
-        data = json.dumps(store.export_all(), ensure_ascii=False, indent=1)
+        data = json_text(store.export_all(), indent=1)
     if output == "-":
         click.echo(data)
     else:

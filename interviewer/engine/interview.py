@@ -7,10 +7,11 @@ examiner is asked anything, so a crash never loses a submitted answer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from interviewer.bank.loader import Bank
 from interviewer.bank.models import Question
@@ -19,9 +20,10 @@ from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import ExaminerUnavailable
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
-from interviewer.i18n import N_, tr
+from interviewer.i18n import N_, _, tr
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HINT_PENALTY = 0.5
 
@@ -62,6 +64,12 @@ class Interview:
         self.on_notice = on_notice or (lambda _msg: None)
         self._offline = examiner if isinstance(examiner, OfflineExaminer) else OfflineExaminer()
         self._degraded = False
+        # A model that takes longer than this gets a notice; the UI may then call use_offline().
+        self.slow_after: float | None = getattr(examiner, "slow_notice_after", None)
+        self.slow_message = _("The model is slow, still waiting (Esc to use the offline examiner).")
+        self._waiting: asyncio.Task[object] | None = None
+        self._offline_requested = False
+        self.unsaved: str | None = None  # why the last save failed (disk full...); the record is kept in memory
         if not record.questions:
             record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
         record.examiner = examiner.name
@@ -122,8 +130,37 @@ class Interview:
         return cur is not None and cur.status == "active"
 
     def _save(self) -> None:
-        if self.store is not None:
+        """Commit the record; if the disk refuses (full, read-only), go on in memory and retry on every change."""
+        if self.store is None:
+            return
+        try:
             self.store.save_session(self.record)
+        except Exception as exc:  # nothing typed may be lost to a storage failure: the record stays in memory
+            log.warning("saving the interview failed: %s", exc)
+            if self.unsaved is None:
+                self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
+                                 "the disk allows; nothing you typed is lost.").format(why=exc))
+            self.unsaved = str(exc)
+            return
+        if self.unsaved is not None:
+            self.unsaved = None
+            self.on_notice(_("The interview is saved again."))
+
+    def save(self) -> bool:
+        """Try to commit now (e.g. on exit); True when the record is on disk."""
+        self._save()
+        return self.unsaved is None
+
+    def rescue(self, path: str) -> None:
+        """Write the record as a backup file `interviewer import` reads (when the store cannot take it)."""
+        import json
+
+        from interviewer.engine.record import now as stamp
+
+        data = {"format": "interviewer-backup", "version": 1, "exported_at": stamp(),
+                "sessions": [self.record.model_dump(mode="json")], "settings": {}}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
 
     def _open_current(self) -> None:
         cur = self.current()
@@ -146,6 +183,53 @@ class Interview:
         )
         self.record.notes.append(msg)
         self.on_notice(msg)
+
+    def _tell(self, msg: str) -> None:
+        """A notice that also goes into the record (a cut follow-up, an unenforceable budget)."""
+        self.record.notes.append(msg)
+        self.on_notice(msg)
+
+    def _drain_notices(self) -> None:
+        notices = getattr(self.examiner, "notices", None)
+        if isinstance(notices, list):
+            while notices:
+                self._tell(str(notices.pop(0)))
+
+    @property
+    def waiting(self) -> bool:
+        """True while the model is being waited for (use_offline() can end the wait)."""
+        return self._waiting is not None and not self._waiting.done()
+
+    def use_offline(self) -> bool:
+        """The candidate stops waiting for a slow model: this and later questions use the offline examiner."""
+        if not self.waiting or self._waiting is None:
+            return False
+        self._offline_requested = True
+        self._waiting.cancel()
+        return True
+
+    async def _watched(self, call: Awaitable[T]) -> T:
+        """Await an examiner call; past `slow_after` seconds say so, and let use_offline() end it."""
+        if self.slow_after is None or self._degraded:
+            return await call
+        task: asyncio.Task[T] = asyncio.ensure_future(call)
+        self._waiting = task
+        self._offline_requested = False
+        try:
+            done, _pending = await asyncio.wait({task}, timeout=self.slow_after)
+            if not done:
+                self.on_notice(self.slow_message)
+            return await task
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if self._offline_requested and task.cancelled() and (me is None or me.cancelling() == 0):
+                raise ExaminerUnavailable(_("You chose the offline examiner instead of waiting for the model")
+                                          ) from None
+            task.cancel()  # the caller itself was cancelled (quit): stop the call too
+            raise
+        finally:
+            self._waiting = None
+            self._drain_notices()
 
     # -- actions --------------------------------------------------------------
     async def submit_answer(self, text: str) -> Step:
@@ -173,7 +257,7 @@ class Interview:
             if all(v >= COVERED for v in coverage.values()):
                 return None
         try:
-            return await self._examiner().next_probe(exchange)
+            return await self._watched(self._examiner().next_probe(exchange))
         except ExaminerUnavailable as exc:
             self._degrade(exc)
             return await self._offline.next_probe(exchange)
@@ -181,7 +265,7 @@ class Interview:
     async def _grade(self) -> Grade:
         exchange = self.exchange()
         try:
-            return await self._examiner().grade(exchange)
+            return await self._watched(self._examiner().grade(exchange))
         except ExaminerUnavailable as exc:
             self._degrade(exc)
             return await self._offline.grade(exchange)
@@ -200,6 +284,7 @@ class Interview:
                 cancelled=probe.cancelled,
             )
         )
+        self._drain_notices()  # e.g. the follow-up was cut off: say so, it is in the record too
         self._save()
 
     async def stop_probing(self) -> Grade:

@@ -7,6 +7,8 @@ transaction, so what the engine saved survives a crash or kill -9.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import sqlite3
@@ -57,19 +59,79 @@ class StoreError(Exception):
     """The database cannot be used; the message names the file and what to do."""
 
 
+class StoreFull(StoreError):
+    """The disk is full: nothing was written (the transaction was rolled back); retry once there is space."""
+
+
+class StoreReadOnly(StoreError):
+    """The data directory cannot be written (read-only file system or permissions); the data is intact."""
+
+
+def _readonly_fs(directory: Path) -> bool:
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _no_space(directory: Path) -> bool:
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def _where_to_go() -> str:
+    return "choose a writable directory with --data-dir DIR or INTERVIEWER_HOME"
+
+
+def _fs_error(path: Path, exc: BaseException) -> StoreError | None:
+    """A StoreError naming the path and the cause for a file-system condition, else None."""
+    text = str(exc).lower()
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    err = getattr(exc, "errno", None)
+    directory = path.parent if path.parent.exists() else next((p for p in path.parents if p.exists()), path.parent)
+    full_io = (name.startswith("SQLITE_IOERR") or "disk i/o error" in text) and _no_space(directory)
+    if name.startswith("SQLITE_FULL") or "disk is full" in text or err in (errno.ENOSPC, errno.EDQUOT) or full_io:
+        return StoreFull(f"{path}: the disk is full (no space left on {path.parent}); nothing was lost, "
+                         "and saving resumes when there is space")
+    if _readonly_fs(directory) or err == errno.EROFS or name.startswith("SQLITE_READONLY"):
+        intact = " (the database itself is intact)" if path.exists() else ""
+        return StoreReadOnly(f"{path}: cannot write there: {directory} is on a read-only file system{intact}; "
+                             f"{_where_to_go()}")
+    if err in (errno.EACCES, errno.EPERM) or (directory.exists() and not os.access(directory, os.W_OK)):
+        intact = " (the database itself is intact)" if path.exists() else ""
+        return StoreReadOnly(f"{path}: cannot write there: permission denied on {directory}{intact}; "
+                             f"{_where_to_go()}")
+    if name.startswith("SQLITE_IOERR"):
+        return StoreError(f"{path}: the disk reported an I/O error ({exc}); the last change was not saved")
+    return None
+
+
 class Store:
     """The app's SQLite database."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, read_only_ok: bool = False) -> None:
+        """Open (or create) the database; `read_only_ok`: on a read-only file system, open an existing
+        database for reading only (history, reports), and refuse writes with StoreReadOnly."""
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        existed = path.exists()
-        if existed:
-            _check_header(path)
-        else:
-            # Create the file with 0600 before SQLite opens it.
-            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-            os.close(fd)
+        self.read_only = False
+        if read_only_ok and path.is_file() and _readonly_fs(path.parent):
+            self._open_read_only(path)
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            existed = path.exists()
+            if existed:
+                _check_header(path)
+            else:
+                # Create the file with 0600 before SQLite opens it.
+                fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+                os.close(fd)
+        except OSError as exc:
+            raise _fs_error(path, exc) or StoreError(f"{path}: cannot create the database: {exc.strerror or exc}; "
+                                                     f"{_where_to_go()}") from None
         try:
             # The TUI opens the store in a worker thread and uses it on the UI thread;
             # calls are serialised by the app, so sharing the connection is safe.
@@ -79,14 +141,32 @@ class Store:
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except sqlite3.DatabaseError as exc:
+            fs = _fs_error(path, exc)
+            if fs is not None:
+                raise fs from None
             raise StoreError(
                 f"{path}: the database is unreadable ({exc}). It was left untouched; "
                 "move it aside to start a new one, or restore a backup with `interviewer import`."
             ) from None
         for suffix in ("", "-wal", "-shm"):
             p = Path(str(path) + suffix)
-            if p.exists():
-                os.chmod(p, 0o600)
+            with contextlib.suppress(OSError):
+                if p.exists():
+                    os.chmod(p, 0o600)
+
+    def _open_read_only(self, path: Path) -> None:
+        try:
+            _check_header(path)
+            self.conn = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None,
+                                        check_same_thread=False)
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: the database is unreadable ({exc}); it is on a read-only file system, "
+                             "so nothing was changed") from None
+        if version != SCHEMA_VERSION:
+            raise StoreReadOnly(f"{path}: the database needs an upgrade, but {path.parent} is on a read-only "
+                                f"file system; {_where_to_go()}")
+        self.read_only = True
 
     def close(self) -> None:
         self.conn.close()
@@ -99,13 +179,26 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
+        """One write transaction; a full or read-only disk becomes StoreFull/StoreReadOnly, fully rolled back."""
+        if self.read_only:
+            raise StoreReadOnly(f"{self.path}: cannot write there: {self.path.parent} is on a read-only file "
+                                f"system (the database itself is intact); {_where_to_go()}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _fs_error(self.path, exc) or exc from None
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")  # inside the try: a COMMIT that fails (disk full) is rolled back too
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                fs = _fs_error(self.path, exc)
+                if fs is not None:
+                    raise fs from None
             raise
-        self.conn.execute("COMMIT")
 
     def _migrate(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -296,5 +389,23 @@ def _check_header(path: Path) -> None:
         )
 
 
-def open_store(data_dir: Path) -> Store:
-    return Store(data_dir / "interviewer.db")
+class LazyStore:
+    """A store opened on first use and retried on every save: the interview starts on a full disk and is
+    written once space returns (the engine keeps the record in memory until then)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.store: Store | None = None
+
+    def save_session(self, record: SessionRecord) -> None:
+        if self.store is None:
+            self.store = open_store(self.data_dir)
+        self.store.save_session(record)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def open_store(data_dir: Path, read_only_ok: bool = False) -> Store:
+    return Store(data_dir / "interviewer.db", read_only_ok)

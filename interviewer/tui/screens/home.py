@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
+from interviewer.console import safe
 from interviewer.i18n import N_, _, ngettext
 from interviewer.tui.widgets import Choice
 
@@ -140,7 +142,7 @@ class HomeScreen(Screen[None]):
             unfinished = store.latest_unfinished()
             due = len(store.due())
         except Exception as exc:  # shown to the user, the app stays usable for help/quit
-            self.app.call_from_thread(self._show_status, f"[red]{exc}[/red]")
+            self.app.call_from_thread(self._show_status, Text(safe(str(exc)), style="red"))  # never markup
             return
         options = [(f"{q.id} · {q.text.get('en')[:60]}", q.id) for q in bank.questions if q.rubric is not None]
         self.app.call_from_thread(self._loaded, options, last, unfinished.id if unfinished else None, due)
@@ -187,7 +189,7 @@ class HomeScreen(Screen[None]):
         due = ngettext("{n} due for review", "{n} due for review", counts[1]).format(n=counts[1])
         self._show_status(f"{questions} · {due}")
 
-    def _show_status(self, text: str) -> None:
+    def _show_status(self, text: str | Text) -> None:
         self.query_one("#home-status", Static).update(text)
 
     @on(Choice.Changed, "#mode")
@@ -228,12 +230,12 @@ class HomeScreen(Screen[None]):
         try:
             plan = build_plan(services, choices)
         except ValueError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(safe(str(exc)), severity="warning", markup=False)
             return
         try:
             examiner = services.examiner(choices["examiner"])
         except Exception as exc:  # config problems: say what to fix
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(safe(str(exc)), severity="error", timeout=8, markup=False)
             return
         services.store().set_setting("home", choices)
         self.app.push_screen(InterviewScreen.start(services, plan, examiner))

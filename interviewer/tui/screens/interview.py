@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
@@ -10,9 +11,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 
+from interviewer.console import safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
@@ -130,7 +133,8 @@ class InterviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.ia.switch_language(self.interview.plan.lang)  # a resumed interview keeps its own language
-        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
+        self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
         self.query_one("#answer", TextArea).border_title = _("Your answer · Ctrl+S submits")
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
@@ -183,7 +187,7 @@ class InterviewScreen(Screen[None]):
             )
             usage = f" · {tokens} · " + (f"${cost:.4f}" if isinstance(cost, float) else _("cost unknown"))
         question = _("question {k}/{n}").format(k=k, n=len(rec.questions))
-        return f" {word(rec.plan.mode)} · {question} · {word(examiner.name)} · {timer}{usage}"
+        return f" {word(rec.plan.mode)} · {question} · {escape(safe(word(examiner.name)))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -195,8 +199,11 @@ class InterviewScreen(Screen[None]):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
+        from interviewer.storage.db import StoreError
+
         text = self.query_one("#answer", TextArea).text
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+        with contextlib.suppress(StoreError):  # a full disk: the draft stays in the editor, the engine says so
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
 
     def _clear_draft(self) -> None:
         self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
@@ -230,7 +237,8 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(_("Examiner error: {error}. Your answer is saved.").format(error=exc), severity="error", timeout=10)
+            error = _("Examiner error: {error}. Your answer is saved.").format(error=exc)
+            self.notify(safe(error), severity="error", timeout=10, markup=False)
         finally:
             self.busy = False
 
@@ -252,6 +260,8 @@ class InterviewScreen(Screen[None]):
         if self.probe is not None:
             await self.probe.cancel()
             self.notify(_("Stopped. The partial follow-up is kept."))
+        elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
+            self.notify(_("Switching to the offline examiner."), markup=False)
 
     def action_skip(self) -> None:
         if not self.busy:
