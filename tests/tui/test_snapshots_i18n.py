@@ -70,8 +70,14 @@ def _record(lang: str, ids: list[str]) -> SessionRecord:
 
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Until Home has loaded the bank (its loader starts on a timer after the first paint) and workers are done."""
+    for _ in range(200):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        status = pilot.app.screen.query("#home-status")
+        if not status or str(status.first().render()).strip():
+            return
+        await pilot.pause(0.05)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -92,7 +98,9 @@ def test_interview(snap_compare, real_services, lang, size) -> None:  # type: ig
         pilot.app.screen.query_one("#answer").text = ANSWERS[lang]
         await pilot.press("ctrl+s")
         await _settle(pilot)
-        pilot.app.screen.query_one("#answer").text = FOLLOW[lang]
+        answer = pilot.app.screen.query_one("#answer")
+        answer.text = FOLLOW[lang]
+        answer.cursor_blink = False  # a blinking cursor makes the picture depend on timing
         await pilot.pause()
 
     assert snap_compare(_app(real_services, lang), terminal_size=size, run_before=run)
