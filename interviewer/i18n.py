@@ -22,8 +22,13 @@ _current = "en"
 
 @cache
 def translation(lang: str) -> gettext.NullTranslations:
-    """The catalogue for one language (loaded once, on first use)."""
-    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+    """The catalogue for one language (loaded once, on first use; English is the source, no file)."""
+    # read the one known path directly: gettext.find() would try locale aliases and variants first
+    try:
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as f:
+            return gettext.GNUTranslations(f)
+    except OSError:
+        return gettext.NullTranslations()
 
 
 def set_language(lang: str) -> None:
