@@ -14,7 +14,15 @@ from interviewer.bank.loader import Bank
 from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
 from interviewer.i18n import N_, tr, word
-from interviewer.render import bar, grade_markdown, labels, verdict_word
+from interviewer.render import (
+    bar,
+    grade_markdown,
+    labels,
+    md_escape,
+    md_verbatim,
+    score_breakdown,
+    verdict_word,
+)
 
 SPEAKERS = {"candidate": N_("You"), "examiner": N_("Examiner")}
 KINDS = {
@@ -79,13 +87,14 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
         question = bank.get(q.question_id) if q.question_id in bank else None
         lines += ["", f"## {n}. {q.question_id}", ""]
         if question:
-            lines += [f"> {question.text.get(rec.plan.lang)}", ""]
+            lines += [f"> {md_escape(question.text.get(rec.plan.lang))}", ""]
         for t in q.turns:
             if t.kind == "question":
                 continue
             who = "**" + tr(SPEAKERS[t.role], lang) + "**"
             suffix = " _(" + tr("cancelled", lang) + ")_" if t.cancelled else ""
-            lines.append(f"{who} ({tr(KINDS.get(t.kind, t.kind), lang)}): {t.text}{suffix}")
+            # what was typed (or streamed) is data: shown as written, line breaks kept
+            lines.append(f"{who} ({tr(KINDS.get(t.kind, t.kind), lang)}):\\\n{md_verbatim(t.text)}{suffix}")
             lines.append("")
         if q.grade and question:
             lines.append(grade_markdown(q.grade, question))
@@ -95,10 +104,10 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
-.q{color:#444;font-style:italic}.turn{margin:.4rem 0}.you{color:#0b5394}.ex{color:#6a329f}
+.q{color:#444;font-style:italic}.turn{margin:.4rem 0;white-space:pre-wrap}.you{color:#0b5394}.ex{color:#6a329f}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:.35rem;vertical-align:top;text-align:left}
 .bar{background:#eee;width:8rem;height:.7rem;border-radius:.35rem;overflow:hidden;display:inline-block}
-.fill{background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
+.fill{display:block;background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
 .score{font-size:1.1rem;font-weight:bold}
 .said,.quote{white-space:pre-wrap}
 body{line-break:strict;word-break:normal;overflow-wrap:break-word}
@@ -139,6 +148,9 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
             continue
         t_ = labels(g.lang)
         parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(verdict_word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
+        breakdown = score_breakdown(g)
+        if breakdown:
+            parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")
         heads = (tr("Criterion", g.lang), tr("Weight", g.lang), t_["score"], tr("Your words", g.lang))
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
         for c in g.criteria:

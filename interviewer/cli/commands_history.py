@@ -19,7 +19,7 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.i18n import _, ngettext, set_language, word
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
-from interviewer.storage.db import Store, StoreError, open_store
+from interviewer.storage.db import SessionBusy, Store, StoreError, open_store
 
 
 @contextmanager
@@ -35,6 +35,11 @@ def store_of(c: Ctx) -> Iterator[Store]:
 
 
 def _load(store: Store, session_id: str) -> SessionRecord:
+    if session_id == "last":  # the newest interview, so `report last` works without copying an id
+        records = store.sessions()
+        if not records:
+            raise click.BadParameter("there are no interviews yet (see `interviewer history`)", param_hint="ID")
+        return records[-1]
     try:
         return store.load_session(session_id)
     except KeyError:
@@ -73,12 +78,17 @@ def resume(c: Ctx, session_id: str | None, examiner_kind: str | None, model: str
             interview = Interview(record, c.bank(), examiner, store)
         except KeyError as exc:
             raise click.ClickException(f"interview {record.id} uses questions no longer in the bank: {exc}") from None
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
         set_language(record.plan.lang)
         resuming = _("Resuming interview {id} at question {k}/{n}").format(
             id=record.id, k=interview.index + 1, n=len(record.questions)
         )
         click.echo(resuming, err=fmt == "json")
-        _interactive(c, interview, store, fmt)
+        try:
+            _interactive(c, interview, store, fmt)
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
 
 
 @cli.command()
@@ -116,7 +126,10 @@ def history(c: Ctx, fmt: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE instead of stdout.")
 @pass_ctx
 def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
-    """A report of one interview: Markdown, a self-contained HTML file, or JSON."""
+    """A report of one interview: Markdown, a self-contained HTML file, or JSON.
+
+    ID is an id from `interviewer history`, or `last` for the newest interview.
+    """
     with store_of(c) as store:
         record = _load(store, session_id)
     bank = c.bank()

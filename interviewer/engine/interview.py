@@ -73,6 +73,9 @@ class Interview:
         if not record.questions:
             record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
         record.examiner = examiner.name
+        claim = getattr(store, "claim", None)
+        if callable(claim) and not record.finished:  # refuse now if another process has it open
+            claim(record.id)
         bind = getattr(examiner, "bind_usage", None)
         if callable(bind):  # an LLM examiner adds its tokens and cost to this interview's record
             bind(record.usage)
@@ -82,7 +85,10 @@ class Interview:
     def start(
         cls, plan: Plan, bank: Bank, examiner: Examiner, store: SessionStore | None = None, **kw: object
     ) -> Interview:
-        return cls(SessionRecord(plan=plan), bank, examiner, store, **kw)  # type: ignore[arg-type]
+        """A new interview, saved at once: it can be resumed (with its draft) before the first answer."""
+        interview = cls(SessionRecord(plan=plan), bank, examiner, store, **kw)  # type: ignore[arg-type]
+        interview._save()
+        return interview
 
     # -- state ----------------------------------------------------------------
     @property
@@ -287,8 +293,18 @@ class Interview:
         self._drain_notices()  # e.g. the follow-up was cut off: say so, it is in the record too
         self._save()
 
-    async def stop_probing(self) -> Grade:
-        """The candidate ends the follow-ups: grade what is there."""
+    async def stop_probing(self, last_reply: str | None = None) -> Grade:
+        """The candidate ends the follow-ups: grade what is there.
+
+        `last_reply` is text still in the answer box: it is stored as an answer
+        first, so "grade now" never drops what was typed.
+        """
+        cur = self.current()
+        if cur is None or cur.status != "active":
+            raise RuntimeError("no question is waiting for an answer")
+        if last_reply and last_reply.strip():
+            cur.turns.append(TurnRecord(role="candidate", kind="answer", text=last_reply))
+            self._save()
         grade = await self._grade()
         return self._close(grade, "graded")
 

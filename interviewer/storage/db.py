@@ -11,7 +11,9 @@ import contextlib
 import errno
 import json
 import os
+import socket
 import sqlite3
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any
 from interviewer.engine.record import SessionRecord
 from interviewer.storage.review import parse_time, review
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Forward migrations: MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: dict[int, list[str]] = {
@@ -52,7 +54,22 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ],
+    # 1 -> 2: which process has an unfinished interview open (see Store.claim).
+    1: [
+        """CREATE TABLE leases (
+            session_id TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            heartbeat TEXT NOT NULL
+        )""",
+    ],
 }
+
+# A lease older than this is stale even if its pid is alive (the pid may have been reused).
+LEASE_STALE_S = 12 * 3600
+# A lease from another host (a shared data dir) counts only while it is renewed.
+REMOTE_LEASE_STALE_S = 600
 
 
 class StoreError(Exception):
@@ -109,6 +126,20 @@ def _fs_error(path: Path, exc: BaseException) -> StoreError | None:
     return None
 
 
+class SessionBusy(StoreError):
+    """Another live process has this interview open; writing would drop its answers."""
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class Store:
     """The app's SQLite database."""
 
@@ -116,6 +147,8 @@ class Store:
         """Open (or create) the database; `read_only_ok`: on a read-only file system, open an existing
         database for reading only (history, reports), and refuse writes with StoreReadOnly."""
         self.path = path
+        # Identifies this Store's leases: two stores on one file (or two processes) differ.
+        self.lease_token = uuid.uuid4().hex
         self.read_only = False
         if read_only_ok and path.is_file() and _readonly_fs(path.parent):
             self._open_read_only(path)
@@ -169,6 +202,12 @@ class Store:
         self.read_only = True
 
     def close(self) -> None:
+        if not self.read_only:  # a read-only store never took a lease
+            try:
+                with self.transaction() as conn:
+                    conn.execute("DELETE FROM leases WHERE token = ?", (self.lease_token,))
+            except (sqlite3.Error, StoreError):
+                pass  # closing must not fail; a stale lease expires with its pid
         self.conn.close()
 
     def __enter__(self) -> Store:
@@ -218,13 +257,62 @@ class Store:
                 conn.execute(f"PRAGMA user_version = {version + 1}")
             version += 1
 
+    # -- leases: one writer per unfinished interview ----------------------------
+    def claim(self, session_id: str) -> None:
+        """Take (or renew) this store's lease on an interview; SessionBusy if a live process holds it.
+
+        Each save writes the whole record, so two processes answering the same
+        interview would silently drop each other's answers (reliability F8).
+        """
+        with self.transaction() as conn:
+            self._claim(conn, session_id)
+
+    def _claim(self, conn: sqlite3.Connection, session_id: str) -> None:
+        from interviewer.engine.record import now
+        from interviewer.storage.review import parse_time
+
+        host, pid = socket.gethostname(), os.getpid()
+        row = conn.execute(
+            "SELECT token, host, pid, heartbeat FROM leases WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        if row is not None and row[0] != self.lease_token:
+            _token, other_host, other_pid, beat = row
+            age = (parse_time(now()) - parse_time(beat)).total_seconds()
+            if other_host == host:
+                live = age < LEASE_STALE_S and _pid_alive(int(other_pid))
+            else:
+                live = age < REMOTE_LEASE_STALE_S
+            if live:
+                raise SessionBusy(
+                    f"interview {session_id} is open in another interviewer process (pid {other_pid} on "
+                    f"{other_host}); finish or quit it there first. Nothing was written."
+                )
+        conn.execute(
+            """INSERT INTO leases (session_id, token, host, pid, heartbeat) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(session_id) DO UPDATE SET token=excluded.token, host=excluded.host,
+                 pid=excluded.pid, heartbeat=excluded.heartbeat""",
+            (session_id, self.lease_token, host, pid, now()),
+        )
+
+    def release(self, session_id: str) -> None:
+        """Give up this store's lease on an interview (others may resume it)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM leases WHERE session_id = ? AND token = ?", (session_id, self.lease_token))
+
     # -- sessions ---------------------------------------------------------------
     def save_session(self, record: SessionRecord) -> None:
-        """Commit the whole record (one transaction)."""
+        """Commit the whole record (one transaction); SessionBusy if another live process has it open."""
         from interviewer.engine.record import now
 
         payload = record.model_dump_json()
         with self.transaction() as conn:
+            if record.finished_at is None:
+                self._claim(conn, record.id)
+            else:
+                row = conn.execute("SELECT token FROM leases WHERE session_id = ?", (record.id,)).fetchone()
+                if row is not None and row[0] != self.lease_token:
+                    self._claim(conn, record.id)  # raises if the holder is alive
+                conn.execute("DELETE FROM leases WHERE session_id = ?", (record.id,))
             conn.execute(
                 """INSERT INTO sessions (id, created_at, updated_at, finished_at, mode, examiner, lang, record)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -301,6 +389,11 @@ class Store:
             (at or now(),),
         ).fetchall()
         return sorted(((q, d, float(s)) for q, d, s in rows), key=lambda r: (r[2], r[1], r[0]))
+
+    def card_due(self, question_id: str) -> str | None:
+        """When this question comes back for review (ISO time), or None if it was never graded."""
+        row = self.conn.execute("SELECT due FROM cards WHERE question_id = ?", (question_id,)).fetchone()
+        return str(row[0]) if row else None
 
     def cards(self) -> list[tuple[str, str]]:
         return [(q, d) for q, d in self.conn.execute("SELECT question_id, due FROM cards ORDER BY due")]

@@ -20,19 +20,22 @@ from rich.text import Text
 
 from interviewer.linebreak import Wrapped
 
-_INLINE = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
+_INLINE = re.compile(r"\\([^\w\s])|\*\*((?:\\.|[^*])+?)\*\*|`([^`]+)`")
+_ESCAPE = re.compile(r"\\([^\w\s])")
 
 
 def inline(text: str, style: str = "") -> Text:
-    """**bold** and `code` spans as styles; everything else literal."""
+    """**bold** and `code` spans as styles, backslash escapes (render.md_escape) undone; the rest literal."""
     out = Text(style=style)
     pos = 0
     for m in _INLINE.finditer(text):
         out.append(text[pos : m.start()])
         if m.group(1) is not None:
-            out.append(m.group(1), style="bold")
+            out.append(m.group(1))
+        elif m.group(2) is not None:
+            out.append(_ESCAPE.sub(r"\1", m.group(2)), style="bold")
         else:
-            out.append(m.group(2), style="bold")
+            out.append(m.group(3), style="bold")
         pos = m.end()
     out.append(text[pos:])
     return out
@@ -40,7 +43,7 @@ def inline(text: str, style: str = "") -> Text:
 
 def _cells(row: str) -> list[str]:
     parts = re.split(r"(?<!\\)\|", row.strip().strip("|"))
-    return [p.strip().replace("\\|", "|") for p in parts]
+    return [p.strip() for p in parts]
 
 
 def _line(line: str) -> Text:
@@ -52,6 +55,7 @@ def blocks(markdown: str) -> Group:
     """Headings, bullets (hanging indent), > quotes, | tables |, paragraphs; all wrapped by display width."""
     parts: list[RenderableType] = []
     bullets: Table | None = None
+    bullet_level = 0
     table: Table | None = None
     for raw in markdown.splitlines():
         line = raw.rstrip()
@@ -68,13 +72,15 @@ def blocks(markdown: str) -> Group:
                 table.add_row(*(Wrapped(_line(c)) for c in cells))
             continue
         table = None
-        if line.startswith(("- ", "* ")):
-            if bullets is None:
-                bullets = Table.grid(padding=(0, 1))
-                bullets.add_column(width=1)
+        item = re.match(r"( *)[-*] (.*)", line)
+        if item:
+            level = len(item.group(1)) // 2
+            if bullets is None or bullet_level != level:
+                bullets, bullet_level = Table.grid(padding=(0, 1)), level
+                bullets.add_column(width=1 + 2 * level, justify="right")
                 bullets.add_column(ratio=1)
                 parts.append(bullets)
-            bullets.add_row("•", Wrapped(_line(line[2:].replace("\\|", "|"))))
+            bullets.add_row("◦" if level else "•", Wrapped(_line(item.group(2))))
             continue
         bullets = None
         if not line.strip():
@@ -91,5 +97,5 @@ def blocks(markdown: str) -> Group:
             grid.add_row(Text("▌", style="dim"), Wrapped(_line(line[2:])))
             parts.append(grid)
         else:
-            parts.append(Wrapped(_line(line.replace("\\|", "|"))))
+            parts.append(Wrapped(_line(line)))
     return Group(*parts)

@@ -156,3 +156,16 @@ def test_url_password_is_never_printed_or_stored(fake_llm: FakeLLM) -> None:
     for f in home.rglob("*"):
         if f.is_file():
             assert secret.encode() not in f.read_bytes(), f
+
+
+async def test_grade_is_kept_when_its_follow_up_fails(fake_llm: FakeLLM, oracle_bank: Bank) -> None:
+    """F1: the model graded the answer, then the probe request failed every attempt: the model's grade
+    stays, the follow-up comes from the offline examiner, and the note says so."""
+    from interviewer.batch import Request, grade_request
+    from tests.llm.conftest import make
+
+    oracle = Oracle(oracle_bank)
+    fake_llm.responder = lambda seen: Reply.fail(500, "probe path down") if seen.body.get("stream") else oracle(seen)
+    result, _ = await grade_request(make(fake_llm), oracle_bank, Request("x", "demo-01", ANSWER, "en"))
+    assert result.examiner == "openai/test-model" and result.follow_up
+    assert result.note is not None and result.note.startswith("offline follow-up:") and "probe path down" in result.note

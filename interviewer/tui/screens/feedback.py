@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.i18n import N_, tr, word
+from interviewer.i18n import N_, _, tr, word
 from interviewer.linebreak import Wrapped
 from interviewer.render import bar, grade_markdown, labels, verdict_word
 from interviewer.tui.textblocks import blocks
@@ -33,11 +33,7 @@ def rubric_table(grade: Grade) -> Table:
     for c in grade.criteria:
         fraction = c.score / c.max
         colour = "green" if fraction >= 0.75 else "yellow" if fraction > 0 else "red"
-        quotes = (
-            Wrapped("\n".join(f"“{q}”" for q in c.evidence))
-            if c.evidence
-            else Wrapped(t["none"], style="italic dim")
-        )
+        quotes = Wrapped("\n".join(f"“{q}”" for q in c.evidence)) if c.evidence else Wrapped(t["none"], style="italic dim")
         table.add_row(
             Wrapped(c.statement or c.id),
             Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}", justify="left"),
@@ -50,24 +46,30 @@ class FeedbackScreen(Screen[None]):
     """Readable at a glance: score and verdict first, then the evidence."""
 
     BINDINGS = [
-        Binding("enter", "continue", N_("Next question")),
         Binding("n", "continue", N_("Next"), show=False),
         Binding("escape", "continue", N_("Next"), show=False),
     ]
 
-    def __init__(self, grade: Grade, question: Question) -> None:
+    def __init__(self, grade: Grade, question: Question, then: str | None = None, due: str | None = None) -> None:
+        """`then` names what Enter leads to ("Summary", "Back to Home"); `due` is the card's next review time."""
         super().__init__()
         self.grade = grade
         self.question = question
+        self.due = due
+        self._bindings.bind("enter", "continue", then or _("Next question"))
 
     def compose(self) -> ComposeResult:
         g = self.grade
-        score = tr("score {score}", g.lang).format(score=f"[b]{g.overall:.1f}/10[/b]")
-        yield Static(
-            f" [b]{self.question.id}[/b] · {score} · {verdict_word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}",
-            id="feedback-title",
-            classes=f"verdict-{g.verdict.replace(' ', '-')}",
-        )
+        score_word, _sep, _rest = tr("score {score}", g.lang).partition("{score}")
+        title = Text.assemble(" ", (self.question.id, "bold"), " · " + score_word, (f"{g.overall:.1f}/10", "bold"))
+        title.append(f"{_rest} · {verdict_word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}")
+        if g.hint_penalty:
+            title.append(" · " + tr("hints −{penalty}", g.lang).format(penalty=f"{g.hint_penalty:g}"))
+        if self.due:
+            from interviewer.storage.review import due_phrase
+
+            title.append(" · " + due_phrase(self.due, g.lang))
+        yield Static(title, id="feedback-title", classes=f"verdict-{g.verdict.replace(' ', '-')}")
         with VerticalScroll(id="feedback"):
             yield Static(rubric_table(g), id="rubric-table")
             # below the table: misconceptions, what a strong answer adds, references (wrapped for CJK)
