@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 from interviewer.i18n import N_, _
+from interviewer.tui.textblocks import blocks
 
 # (where, key, what it does): one row each, so translators see short, separate texts
 ROWS = [
@@ -53,5 +54,5 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(help_markdown())
+            yield Static(blocks(help_markdown()))  # table cells wrap (Japanese too) instead of being cut
         yield Footer()  # the help's own keys, not the screen's underneath
