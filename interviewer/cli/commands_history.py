@@ -117,7 +117,7 @@ def history(c: Ctx, fmt: str) -> None:
         score = f"{r.overall():4.1f}" if r.overall() is not None else "  - "
         qs = ",".join(q.question_id for q in r.questions)
         mode, state = pad(modes[r.plan.mode], mode_w), pad(states[r.finished], state_w)
-        click.echo(f"{r.id}  {r.created_at[:16]}  {mode} {state}  {score}/10  {word(r.examiner):10s} {qs}")
+        click.echo(f"{r.id}  {r.created_at[:16]}  {mode} {state}  {score}/10  {pad(word(r.examiner), 10)} {qs}")
 
 
 @cli.command()
