@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, Label, TextArea
+from textual.widgets import Button, Input, TextArea
 
 from interviewer.config import Config
 from interviewer.engine.interview import Interview
