@@ -75,8 +75,8 @@ def test_interview(snap_compare, make_app, services, size) -> None:  # type: ign
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         answer = pilot.app.screen.query_one("#answer")
+        answer.cursor_blink = False  # a blinking cursor makes the snapshot depend on timing
         answer.text = "And the baseline lowers the variance"
-        answer.cursor_blink = False  # a blinking cursor makes the picture depend on timing
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run)
