@@ -34,8 +34,16 @@ Hello().run()
 
 def first_paint(command: str, marker: str, env: dict[str, str], timeout: float = 20.0) -> float:
     session = f"bench{os.getpid()}{time.monotonic_ns()}"
-    t0 = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], env=env, check=True)
+    for attempt in range(5):
+        t0 = time.perf_counter()
+        started = subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], env=env)
+        if started.returncode == 0:
+            break
+        # The previous run's kill-session can leave the tmux server exiting
+        # ("server exited unexpectedly"); wait for it and start again.
+        time.sleep(0.2)
+    else:
+        raise RuntimeError("tmux new-session failed 5 times")
     try:
         while time.perf_counter() - t0 < timeout:
             out = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout

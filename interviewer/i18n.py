@@ -22,8 +22,13 @@ _current = "en"
 
 @cache
 def translation(lang: str) -> gettext.NullTranslations:
-    """The catalogue for one language (loaded once, on first use)."""
-    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+    """The catalogue for one language (loaded once, on first use; English is the source, no file)."""
+    # read the one known path directly: gettext.find() would try locale aliases and variants first
+    try:
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as f:
+            return gettext.GNUTranslations(f)
+    except OSError:
+        return gettext.NullTranslations()
 
 
 def set_language(lang: str) -> None:
@@ -50,6 +55,32 @@ def tr(message: str, lang: str) -> str:
     return translation(lang if lang in LANGS else "en").gettext(message)
 
 
+def ntr(singular: str, plural: str, n: int, lang: str) -> str:
+    """`ngettext` in an explicit language."""
+    return translation(lang if lang in LANGS else "en").ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it yet (module-level tables)."""
     return message
+
+
+# Stored values (mode, track, difficulty) as the candidate reads them.
+WORDS = {
+    "interview": N_("interview"),
+    "drill": N_("drill"),
+    "review": N_("review"),
+    "algorithm": N_("algorithm"),
+    "infrastructure": N_("infrastructure"),
+    "foundational": N_("foundational"),
+    "intermediate": N_("intermediate"),
+    "advanced": N_("advanced"),
+    "offline": N_("offline"),
+}
+
+
+def word(value: str, lang: str | None = None) -> str:
+    """A stored value in the current (or the given) language; unknown values unchanged."""
+    if value not in WORDS:
+        return value
+    return tr(WORDS[value], lang) if lang else _(WORDS[value])

@@ -7,26 +7,38 @@ import re
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import ngettext, tr
+from interviewer.i18n import N_, ntr, tr, word
 
-LABELS = {
-    "en": {
-        "score": "Score", "criteria": "Rubric", "evidence": "your words", "none": "not covered",
-        "misconceptions": "Misconceptions", "correction": "correction", "adds": "What a strong answer adds",
-        "refs": "References", "follow": "Follow-up", "note": "Note",
-    },
-    "it": {
-        "score": "Punteggio", "criteria": "Rubrica", "evidence": "le tue parole", "none": "non trattato",
-        "misconceptions": "Errori concettuali", "correction": "correzione",
-        "adds": "Cosa aggiunge una risposta forte", "refs": "Riferimenti", "follow": "Domanda di approfondimento",
-        "note": "Nota",
-    },
-    "ja": {
-        "score": "スコア", "criteria": "評価基準", "evidence": "あなたの言葉", "none": "未言及",
-        "misconceptions": "誤解", "correction": "訂正", "adds": "優れた回答が加える点", "refs": "参考文献",
-        "follow": "フォローアップ", "note": "注記",
-    },
+# Source texts of the feedback labels; `labels(lang)` gives them in the answer's language.
+_LABELS = {
+    "score": N_("Score"),
+    "criteria": N_("Rubric"),
+    "evidence": N_("your words"),
+    "none": N_("not covered"),
+    "misconceptions": N_("Misconceptions"),
+    "correction": N_("correction"),
+    "adds": N_("What a strong answer adds"),
+    "refs": N_("References"),
+    "follow": N_("Follow-up"),
+    "note": N_("Note"),
 }
+VERDICTS = {
+    "strong": N_("strong"),
+    "solid": N_("solid"),
+    "partial": N_("partial"),
+    "weak": N_("weak"),
+    "no answer": N_("no answer"),
+}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The feedback labels in `lang` (the grade's own language, whatever the UI shows)."""
+    return {key: tr(text, lang) for key, text in _LABELS.items()}
+
+
+def verdict_word(verdict: str, lang: str) -> str:
+    """'strong', 'weak', … in `lang`; the stored and JSON value stays English."""
+    return tr(VERDICTS[verdict], lang) if verdict in VERDICTS else verdict
 
 
 def bar(fraction: float, width: int = 10) -> str:
@@ -54,7 +66,7 @@ def score_breakdown(grade: Grade) -> str | None:
         parts.append(tr("misconceptions", lang) + f" {mis:g}")
     if hints > 0:
         n = max(1, round(hints / 0.5))
-        parts.append(tr("hints", lang) + f" {hints:g} (" + ngettext("{n} hint", "{n} hints", n).format(n=n) + ")")
+        parts.append(tr("hints", lang) + f" {hints:g} (" + ntr("{n} hint", "{n} hints", n, lang).format(n=n) + ")")
     text = " − ".join(parts) + f" = {grade.overall:.1f}/10"
     if rubric - mis - hints < 0:
         text += " " + tr("(a score never goes below 0)", lang)
@@ -63,9 +75,10 @@ def score_breakdown(grade: Grade) -> str | None:
 
 def grade_text_report(grade: Grade, question: Question, follow_up: str | None = None) -> str:
     """Feedback as plain text for terminals and screen readers (no escape sequences)."""
-    t = LABELS.get(grade.lang, LABELS["en"])
+    t = labels(grade.lang)
     lines = [
-        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({grade.verdict}) · {grade.examiner}",
+        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({verdict_word(grade.verdict, grade.lang)})"
+        f" · {word(grade.examiner, grade.lang)}",
     ]
     breakdown = score_breakdown(grade)
     if breakdown:
@@ -98,11 +111,12 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
 
 def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     """Feedback as Markdown (reports; the TUI draws the rubric table itself: table=False)."""
-    t = LABELS.get(grade.lang, LABELS["en"])
+    t = labels(grade.lang)
     out: list[str] = []
     breakdown = score_breakdown(grade)
     if table:
-        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{_md(grade.examiner)}_", ""]
+        verdict = verdict_word(grade.verdict, grade.lang)
+        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {verdict} · _{_md(word(grade.examiner, grade.lang))}_", ""]
         if breakdown:
             out += [_md(breakdown), ""]
         out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]

@@ -13,7 +13,26 @@ from typing import Any
 from interviewer.bank.loader import Bank
 from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
-from interviewer.render import bar, grade_markdown, md_escape, md_verbatim, score_breakdown
+from interviewer.i18n import N_, tr, word
+from interviewer.render import (
+    bar,
+    grade_markdown,
+    labels,
+    md_escape,
+    md_verbatim,
+    score_breakdown,
+    verdict_word,
+)
+
+SPEAKERS = {"candidate": N_("You"), "examiner": N_("Examiner")}
+KINDS = {
+    "answer": N_("answer"),
+    "probe": N_("follow-up"),
+    "hint": N_("hint"),
+    "question": N_("question"),
+    "skip": N_("skipped"),
+    "dont_know": N_("I don't know"),
+}
 
 
 def session_summary(rec: SessionRecord) -> dict[str, Any]:
@@ -47,16 +66,23 @@ def report_json(rec: SessionRecord) -> str:
 
 
 def report_markdown(rec: SessionRecord, bank: Bank) -> str:
+    """The interview as Markdown, in the interview's own language."""
+    lang = rec.plan.lang
     overall = rec.overall()
+    ended = rec.finished_at or tr("not finished", lang)
+    mean = tr("mean score {score}/10", lang).format(score=f"{overall:.1f}") if overall is not None else None
     lines = [
-        f"# Interview {rec.id}",
+        "# " + tr("Interview {id}", lang).format(id=rec.id),
         "",
-        f"- started {rec.created_at}, ended {rec.finished_at or 'not finished'}",
-        f"- mode {rec.plan.mode}, language {rec.plan.lang}, examiner {rec.examiner}",
-        f"- mean score {overall:.1f}/10" if overall is not None else "- not graded yet",
+        "- " + tr("started {start}, ended {end}", lang).format(start=rec.created_at, end=ended),
+        "- "
+        + tr("mode {mode}, language {lang}, examiner {examiner}", lang).format(
+            mode=word(rec.plan.mode, lang), lang=lang, examiner=word(rec.examiner, lang)
+        ),
+        "- " + (mean or tr("not graded yet", lang)),
     ]
     for note in rec.notes:
-        lines.append(f"- note: {note}")
+        lines.append("- " + tr("note: {note}", lang).format(note=note))
     for n, q in enumerate(rec.questions, 1):
         question = bank.get(q.question_id) if q.question_id in bank else None
         lines += ["", f"## {n}. {q.question_id}", ""]
@@ -65,10 +91,10 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
         for t in q.turns:
             if t.kind == "question":
                 continue
-            who = "**You**" if t.role == "candidate" else "**Examiner**"
-            suffix = " _(cancelled)_" if t.cancelled else ""
+            who = "**" + tr(SPEAKERS[t.role], lang) + "**"
+            suffix = " _(" + tr("cancelled", lang) + ")_" if t.cancelled else ""
             # what was typed (or streamed) is data: shown as written, line breaks kept
-            lines.append(f"{who} ({t.kind}):\\\n{md_verbatim(t.text)}{suffix}")
+            lines.append(f"{who} ({tr(KINDS.get(t.kind, t.kind), lang)}):\\\n{md_verbatim(t.text)}{suffix}")
             lines.append("")
         if q.grade and question:
             lines.append(grade_markdown(q.grade, question))
@@ -83,6 +109,8 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;pad
 .bar{background:#eee;width:8rem;height:.7rem;border-radius:.35rem;overflow:hidden;display:inline-block}
 .fill{display:block;background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
 .score{font-size:1.1rem;font-weight:bold}
+.said,.quote{white-space:pre-wrap}
+body{line-break:strict;word-break:normal;overflow-wrap:break-word}
 @media (prefers-color-scheme: dark){body{background:#111;color:#eee}.q,.quote{color:#bbb}.bar{background:#333}}
 """
 
@@ -90,11 +118,13 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;pad
 def report_html(rec: SessionRecord, bank: Bank) -> str:
     """One self-contained HTML file: inline CSS, no scripts, no external resources."""
     e = html.escape
+    lang = rec.plan.lang
+    title = e(tr("Interview {id}", lang).format(id=rec.id))
     parts = [
-        f"<!doctype html><html lang='{e(rec.plan.lang)}'><head><meta charset='utf-8'>",
-        f"<title>Interview {e(rec.id)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>Interview {e(rec.id)}</h1>",
-        f"<p>{e(rec.created_at)} · {e(rec.plan.mode)} · {e(rec.examiner)}",
+        f"<!doctype html><html lang='{e(lang)}'><head><meta charset='utf-8'>",
+        f"<title>{title}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{title}</h1>",
+        f"<p>{e(rec.created_at)} · {e(word(rec.plan.mode, lang))} · {e(word(rec.examiner, lang))}",
     ]
     overall = rec.overall()
     if overall is not None:
@@ -110,19 +140,22 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
         for t in q.turns:
             if t.kind == "question":
                 continue
-            cls, who = ("you", "You") if t.role == "candidate" else ("ex", "Examiner")
-            parts.append(f"<p class='turn'><b class='{cls}'>{who}</b> ({e(t.kind)}): {e(t.text)}</p>")
+            cls = "you" if t.role == "candidate" else "ex"
+            who, kind = e(tr(SPEAKERS[t.role], lang)), e(tr(KINDS.get(t.kind, t.kind), lang))
+            parts.append(f"<p class='turn'><b class='{cls}'>{who}</b> ({kind}): <span class='said'>{e(t.text)}</span></p>")
         g = q.grade
         if g is None:
             continue
-        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(g.verdict)} · {e(g.examiner)}</p>")
+        t_ = labels(g.lang)
+        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(verdict_word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
         breakdown = score_breakdown(g)
         if breakdown:
             parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")
-        parts.append("<table><tr><th>Criterion</th><th>Weight</th><th>Score</th><th>Your words</th></tr>")
+        heads = (tr("Criterion", g.lang), tr("Weight", g.lang), t_["score"], tr("Your words", g.lang))
+        parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
         for c in g.criteria:
             pct = round(100 * c.score / c.max)
-            quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or "<i>not covered</i>"
+            quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or f"<i>{e(t_['none'])}</i>"
             parts.append(
                 f"<tr><td>{e(c.statement or c.id)}</td><td>{c.weight:g}</td>"
                 f"<td><span class='bar' title='{pct}%'><span class='fill' style='width:{pct}%'></span></span> "
@@ -130,16 +163,16 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
             )
         parts.append("</table>")
         if g.misconceptions:
-            parts.append("<h3>Misconceptions</h3><ul>")
+            parts.append(f"<h3>{e(t_['misconceptions'])}</h3><ul>")
             for m in g.misconceptions:
                 parts.append(f"<li class='mis'>“{e(m.quote)}” → {e(m.correction)} (−{m.penalty:g})</li>")
             parts.append("</ul>")
         if g.strong_answer_adds:
-            parts.append("<h3>What a strong answer adds</h3><ul>")
+            parts.append(f"<h3>{e(t_['adds'])}</h3><ul>")
             parts += [f"<li>{e(x)}</li>" for x in g.strong_answer_adds]
             parts.append("</ul>")
         if g.references:
-            parts.append("<h3>References</h3><ul>")
+            parts.append(f"<h3>{e(t_['refs'])}</h3><ul>")
             parts += [f"<li>{e(r)}</li>" for r in g.references]
             parts.append("</ul>")
     parts.append("</body></html>")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from interviewer.bank.loader import Bank, load_bank
+from interviewer.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
@@ -41,7 +42,9 @@ def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     for var in ("INTERVIEWER_MODEL", "INTERVIEWER_API_BASE"):
         monkeypatch.delenv(var, raising=False)
+    set_language("en")  # the interview language is process-wide: each test starts in English
     yield
+    set_language("en")
 
 
 @pytest.fixture(scope="session")

@@ -29,7 +29,11 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "from pathlib import Path;"
         "d = builtin_bank_dir(); assert str(d).startswith(%r), d;"
         "assert (Path(interviewer.__file__).parent / 'prompts').is_dir();"
-        "print(len(load_bank()))" % str(target)
+        "from interviewer.i18n import tr, LOCALE_DIR;"
+        "assert str(LOCALE_DIR).startswith(%r), LOCALE_DIR;"
+        "assert (LOCALE_DIR / 'ja' / 'LC_MESSAGES' / 'interviewer.mo').is_file();"
+        "assert tr('Score', 'ja') == 'スコア' and tr('Score', 'it') == 'Punteggio';"
+        "print(len(load_bank()))" % (str(target), str(target))
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -17,6 +17,7 @@ from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.console import json_text, safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
+from interviewer.i18n import _, ngettext, set_language, word
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
 from interviewer.storage.db import SessionBusy, Store, StoreError, open_store
 
@@ -79,7 +80,11 @@ def resume(c: Ctx, session_id: str | None, examiner_kind: str | None, model: str
             raise click.ClickException(f"interview {record.id} uses questions no longer in the bank: {exc}") from None
         except SessionBusy as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(f"Resuming interview {record.id} at question {interview.index + 1}/{len(record.questions)}", err=fmt == "json")
+        set_language(record.plan.lang)
+        resuming = _("Resuming interview {id} at question {k}/{n}").format(
+            id=record.id, k=interview.index + 1, n=len(record.questions)
+        )
+        click.echo(resuming, err=fmt == "json")
         try:
             _interactive(c, interview, store, fmt)
         except SessionBusy as exc:
@@ -97,13 +102,22 @@ def history(c: Ctx, fmt: str) -> None:
         click.echo(json_text([session_summary(r) for r in records], indent=2))
         return
     if not records:
-        click.echo("no interviews yet: start one with `interviewer` or `interviewer run --plain`")
+        click.echo(_("no interviews yet: start one with `interviewer` or `interviewer run --plain`"))
         return
+    from rich.cells import cell_len
+
+    def pad(text: str, width: int) -> str:  # by display width: Japanese words take two cells a character
+        return text + " " * max(0, width - cell_len(text))
+
+    modes = {r.plan.mode: word(r.plan.mode) for r in records}
+    mode_w = max(cell_len(m) for m in modes.values())
+    states = {True: _("done"), False: _("open")}
+    state_w = max(cell_len(s) for s in states.values())
     for r in records:
         score = f"{r.overall():4.1f}" if r.overall() is not None else "  - "
-        state = "done" if r.finished else "open"
         qs = ",".join(q.question_id for q in r.questions)
-        click.echo(f"{r.id}  {r.created_at[:16]}  {r.plan.mode:9s} {state}  {score}/10  {r.examiner:10s} {qs}")
+        mode, state = pad(modes[r.plan.mode], mode_w), pad(states[r.finished], state_w)
+        click.echo(f"{r.id}  {r.created_at[:16]}  {mode} {state}  {score}/10  {pad(word(r.examiner), 10)} {qs}")
 
 
 @cli.command()
@@ -124,7 +138,7 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
         text = safe(text)
     if output:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(_("wrote {path}").format(path=output), err=True)
     else:
         click.echo(text)
 
@@ -140,7 +154,7 @@ def export_cmd(c: Ctx, output: str) -> None:
         click.echo(data)
     else:
         Path(output).write_text(data, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        click.echo(_("wrote {path}").format(path=output), err=True)
 
 
 @cli.command("import")
@@ -162,7 +176,7 @@ def import_cmd(c: Ctx, path: str) -> None:
             raise click.ClickException(f"{path}: {exc}") from None
         except ValueError as exc:
             raise click.ClickException(f"{path}: invalid backup: {exc}") from None
-    click.echo(f"imported {n} interview(s)")
+    click.echo(ngettext("imported {n} interview", "imported {n} interviews", n).format(n=n))
 
 
 @cli.command("stats")
@@ -175,13 +189,18 @@ def stats_cmd(c: Ctx, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
-    for title, key in (("Tracks", "tracks"), ("Topics", "topics")):
+    from rich.cells import cell_len
+
+    for title, key in ((_("Tracks"), "tracks"), (_("Topics"), "topics")):
         click.echo(f"{title}:")
         for name, v in data[key].items():
-            click.echo(f"  {name:28s} {v['mean']:5.2f}/10  (n={v['n']})")
+            label = word(name)
+            label += " " * max(0, 28 - cell_len(label))  # by display width: kana and kanji take two cells
+            click.echo(f"  {label} {v['mean']:5.2f}/10  (n={v['n']})")
     scores = [t["score"] for t in data["trend"]]
-    click.echo(f"Trend: {sparkline(scores)}  ({len(scores)} interview(s))")
-    click.echo(f"Due for review: {data['due']}")
+    count = ngettext("{n} interview", "{n} interviews", len(scores)).format(n=len(scores))
+    click.echo(_("Trend: {sparkline}  ({count})").format(sparkline=sparkline(scores), count=count))
+    click.echo(_("Due for review: {n}").format(n=data["due"]))
 
 
 @cli.command()
@@ -198,7 +217,7 @@ def review(
     with store_of(c) as store:
         due = [qid for qid, _, _ in store.due() if qid in c.bank()][:count]
         if not due:
-            click.echo("nothing is due for review")
+            click.echo(_("nothing is due for review"))
             return
         plan = Plan(
             question_ids=due,

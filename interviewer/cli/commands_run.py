@@ -22,7 +22,7 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import _
+from interviewer.i18n import _, set_language
 from interviewer.render import grade_text_report
 from interviewer.storage.db import LazyStore, Store, StoreError, StoreFull, open_store
 
@@ -82,7 +82,8 @@ class PlainIO:
 
 
 async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
-    """Drive the engine from stdin to the end of the interview (or EOF)."""
+    """Drive the engine from stdin to the end of the interview (or EOF), in the interview's language."""
+    set_language(interview.plan.lang)
     total = len(interview.record.questions)
     while not interview.finished:
         q = interview.question()
@@ -91,20 +92,20 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
             break
         io.say(f"\n[{interview.index + 1}/{total}] {q.id}")
         io.say(interview.question_text())
-        io.say(f"(answer; end with a line containing only '{END_MARK}'; ':skip' or ':idk' to pass)")
+        io.say(_("(answer; end with a line containing only '{end}'; ':skip' or ':idk' to pass)").format(end=END_MARK))
         done = False
         grade: Grade | None = None
         while not done:
             answer = read_answer(stdin)
             if answer is None:
-                io.say("\n(end of input: the interview is saved and can be resumed)")
+                io.say("\n" + _("(end of input: the interview is saved and can be resumed)"))
                 return
             cmd = answer.strip().lower()
             if cmd in {":skip", ":idk"}:
                 grade = await (interview.skip() if cmd == ":skip" else interview.dont_know())
                 done = True
             elif not cmd:
-                io.say("(empty answer: type something, or ':skip')")
+                io.say(_("(empty answer: type something, or ':skip')"))
                 continue
             elif len(answer) > MAX_ANSWER_CHARS:
                 io.say(_("(the answer has more than {limit:,} characters, the limit: shorten it and send it "
@@ -134,11 +135,15 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
                 io.say(grade_text_report(qr.grade, interview.bank.get(qr.question_id)))
     overall = interview.record.overall()
     if overall is not None:
-        io.say(f"\nInterview {interview.record.id}: mean score {overall:.1f}/10")
+        io.say("\n" + _("Interview {id}: mean score {score}/10").format(id=interview.record.id, score=f"{overall:.1f}"))
     usage = interview.record.usage
     if interview.examiner.name != "offline" and (usage.prompt_tokens or usage.completion_tokens):
-        cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "cost unknown"
-        io.say(f"LLM usage: {usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens, {cost}")
+        cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else _("cost unknown")
+        io.say(
+            _("LLM usage: {prompt} prompt + {completion} completion tokens, {cost}").format(
+                prompt=usage.prompt_tokens, completion=usage.completion_tokens, cost=cost
+            )
+        )
 
 
 @cli.command()
@@ -172,7 +177,7 @@ def run(
 ) -> None:
     """Run an interview (the TUI unless --plain)."""
     if not plain:
-        launch_tui(c)
+        launch_tui(c, lang)
         return
     plan = Plan(
         question_ids=choose_questions(c.bank(), ids, track, count, seed),
@@ -246,9 +251,9 @@ def rescue(interview: Interview, io: PlainIO) -> None:
     io.say(_("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`."))
 
 
-def launch_tui(c: Ctx) -> None:
+def launch_tui(c: Ctx, lang: str | None = None) -> None:
     """Open the Textual app (imported only now: the CLI stays fast without it)."""
     from interviewer.tui.app import InterviewerApp
 
-    InterviewerApp(c.config, c.extra_banks).run()
+    InterviewerApp(c.config, c.extra_banks, lang=lang).run()
 

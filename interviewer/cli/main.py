@@ -17,6 +17,7 @@ from interviewer import __version__
 from interviewer.bank.loader import Bank, BankError, BankProblem, collect, load_bank
 from interviewer.bank.models import LANGS
 from interviewer.config import Config, ConfigError, load_config
+from interviewer.i18n import set_language, word
 
 LANG = click.Choice(list(LANGS))
 TRACK = click.Choice(["algorithm", "infrastructure"])
@@ -30,6 +31,7 @@ class Ctx:
             self.config: Config = load_config(data_dir)
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
+        set_language(self.config.lang)  # commands with --lang, and interviews, switch to their own
         self.extra_banks = [*self.config.banks, *banks]
         self._bank: Bank | None = None
 
@@ -139,7 +141,7 @@ def show(c: Ctx, qid: str, lang: str | None) -> None:
     """Show one question (the rubric stays hidden: it is revealed with feedback)."""
     q = c.question(qid)
     lang = lang or c.config.lang
-    click.echo(f"{q.id} · {q.track} · {q.difficulty} · {', '.join(q.topics)}")
+    click.echo(f"{q.id} · {word(q.track, lang)} · {word(q.difficulty, lang)} · {', '.join(q.topics)}")
     click.echo()
     click.echo(q.text.get(lang))
 

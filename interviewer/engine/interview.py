@@ -20,7 +20,7 @@ from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import ExaminerUnavailable
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
-from interviewer.i18n import _
+from interviewer.i18n import N_, _, tr
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -194,7 +194,9 @@ class Interview:
 
     def _degrade(self, exc: Exception) -> None:
         self._degraded = True
-        msg = f"{exc} — continuing with the offline examiner; nothing you wrote is lost."
+        msg = tr("{error} — continuing with the offline examiner; nothing you wrote is lost.", self.plan.lang).format(
+            error=exc
+        )
         self.record.notes.append(msg)
         self.on_notice(msg)
 
@@ -317,10 +319,10 @@ class Interview:
         return self._close(grade, "graded")
 
     async def skip(self) -> Grade:
-        return await self._give_up("skip", "(skipped)")
+        return await self._give_up("skip", tr(N_("(skipped)"), self.plan.lang))
 
     async def dont_know(self) -> Grade:
-        return await self._give_up("dont_know", "I don't know.")
+        return await self._give_up("dont_know", tr(N_("I don't know."), self.plan.lang))
 
     async def _give_up(self, kind: str, text: str) -> Grade:
         cur = self.current()

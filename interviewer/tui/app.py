@@ -12,10 +12,13 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 
+from interviewer.i18n import N_, _, get_language, set_language
 from interviewer.tui.screens.home import HomeScreen
 from interviewer.tui.services import Services
+from interviewer.tui.translate import retranslate_app, screen_changed, translate_node_bindings
 
 if TYPE_CHECKING:
     from interviewer.config import Config
@@ -27,9 +30,9 @@ class InterviewerApp(App[None]):
     TITLE = "interviewer"
     CSS_PATH = str(Path(__file__).with_name("interviewer.tcss"))
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("f2", "toggle_theme", "Theme"),
-        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+        Binding("f1", "help", N_("Help")),
+        Binding("f2", "toggle_theme", N_("Theme")),
+        Binding("ctrl+q", "request_quit", N_("Quit"), priority=True),
     ]
 
     def __init__(
@@ -37,20 +40,41 @@ class InterviewerApp(App[None]):
         config: Config | Path | None = None,
         extra_banks: Iterable[Path] = (),
         services: Services | None = None,
+        lang: str | None = None,
     ) -> None:
-        """`config` is a loaded Config, or the data directory to load it from after the first paint."""
+        """`config` is a loaded Config, or the data directory to load it from after the first paint.
+
+        `lang` (from --lang) wins over the language remembered on Home and over config.toml.
+        """
         super().__init__()
         self.services = services or Services(config, list(extra_banks))
         self.theme = "textual-light" if self.services.theme() == "light" else "textual-dark"
+        self.forced_lang = lang
+        set_language(lang or self.services.lang())
+        translate_node_bindings(self)
 
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, screen_changed)
         self.push_screen(HomeScreen())
 
+    def switch_language(self, lang: str) -> None:
+        """The whole app, footer and command palette included, now speaks `lang`."""
+        if lang == get_language():
+            return
+        set_language(lang)
+        retranslate_app(self)
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Help: keys", "Show every key binding", self.action_help)
-        yield SystemCommand("History", "Past interviews and score trends", self.action_history)
-        yield SystemCommand("Toggle light/dark theme", "Switch the colour theme", self.action_toggle_theme)
+        for command in super().get_system_commands(screen):
+            yield command._replace(title=_(command.title), help=_(command.help))
+        yield SystemCommand(_("Help: keys"), _("Show every key binding"), self.action_help)
+        yield SystemCommand(_("History"), _("Past interviews and score trends"), self.action_history)
+        yield SystemCommand(_("Toggle light/dark theme"), _("Switch the colour theme"), self.action_toggle_theme)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, with its placeholder in the interview language."""
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def action_help(self) -> None:
         from interviewer.tui.screens.help import HelpScreen

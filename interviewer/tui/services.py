@@ -53,6 +53,15 @@ class Services:
 
         return str(peek_setting(self.config_or_dir if isinstance(self.config_or_dir, Path) else None, "theme", "dark"))
 
+    def lang(self) -> str:
+        """The interview language from config.toml, read without validating (for the first paint)."""
+        given = self._config or self.config_or_dir
+        if given is not None and not isinstance(given, Path):
+            return given.lang
+        from interviewer.paths import peek_setting
+
+        return str(peek_setting(self.config_or_dir if isinstance(self.config_or_dir, Path) else None, "lang", "en"))
+
     def bank(self) -> Bank:
         config = self.config
         with self._lock:

@@ -75,7 +75,7 @@ async def test_escape_cancels_and_keeps_partial(make_app, services: Services, se
         for _ in range(60):
             await asyncio.sleep(0.05)
             texts = _message_texts(screen)
-            if len(texts) >= 2 and len(texts[1]) > len("**Examiner:** ") + 10:
+            if len(texts) >= 2 and len(texts[1]) > len("Examiner: ") + 10:
                 break
         await pilot.press("escape")
         await app.workers.wait_for_complete()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, Label, TextArea
+from textual.widgets import Button, Input, TextArea
 
 from interviewer.config import Config
 from interviewer.engine.interview import Interview
@@ -241,7 +241,7 @@ async def test_quit_dialog_text_is_not_cut_off(make_app) -> None:  # type: ignor
         assert app.screen.__class__.__name__ == "ConfirmScreen"
         text = " ".join(screen_text(app).replace("█", " ").split())
         assert "Your draft answer is saved and comes back when you resume." in text
-        label = app.screen.query_one(Label)
+        label = app.screen.query_one("#confirm-question")  # Static(Wrapped(...)): wraps in any language
         assert label.size.height >= 2
 
 

@@ -22,6 +22,7 @@ from interviewer.examiners.base import Exchange
 from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
 from interviewer.examiners.offline.guard import is_grader_addressed
 from interviewer.examiners.offline.text import split_sentences
+from interviewer.i18n import ntr, tr
 
 MIN_QUOTE_CHARS = 4  # shorter "quotes" prove nothing
 MAX_QUOTES = 2
@@ -252,9 +253,13 @@ def build_grade(reply: GradeReply, exchange: Exchange, examiner: str, ignored: i
         )
     notes = []
     if rejected:
-        notes.append(f"evidence not found in the answer, so no credit for: {', '.join(rejected)}")
+        notes.append(tr("evidence not found in the answer, so no credit for: {ids}", lang).format(ids=", ".join(rejected)))
     if ignored:
-        notes.append(f"ignored {ignored} sentence(s) addressed to the grader")
+        notes.append(
+            ntr(
+                "ignored {n} sentence addressed to the grader", "ignored {n} sentences addressed to the grader", ignored, lang
+            ).format(n=ignored)
+        )
     return finish_grade(
         question,
         lang,

@@ -25,7 +25,7 @@ from interviewer.examiners.offline.text import (
     specificity,
     split_sentences,
 )
-from interviewer.i18n import tr
+from interviewer.i18n import ntr, tr
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
 SINGLE_TERM_CREDIT = 0.6  # a lone-term cue is weaker evidence than a relation
@@ -223,7 +223,15 @@ class OfflineExaminer(Examiner):
         analysis = self.analysis(exchange)
         notes = []
         if analysis.dropped:
-            notes.append(tr("ignored {n} sentence(s) addressed to the grader", exchange.lang).format(n=len(analysis.dropped)))
+            n = len(analysis.dropped)
+            notes.append(
+                ntr(
+                    "ignored {n} sentence addressed to the grader",
+                    "ignored {n} sentences addressed to the grader",
+                    n,
+                    exchange.lang,
+                ).format(n=n)
+            )
         criteria, misconceptions = calibrated(analysis, exchange.lang)
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))

@@ -7,11 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Static
+
+from interviewer.i18n import N_, _
+from interviewer.linebreak import Wrapped
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [Binding("y", "yes", "Yes"), Binding("n,escape", "no", "No")]
+    BINDINGS = [Binding("y", "yes", N_("Yes")), Binding("n,escape", "no", N_("No"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -19,10 +22,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
-            yield Label(self.question)
+            yield Static(Wrapped(self.question), id="confirm-question")  # wraps, in any language
             with Horizontal():
-                yield Button("Quit (y)", variant="error", id="yes")
-                yield Button("Stay (n)", variant="primary", id="no")
+                yield Button(_("Quit (y)"), variant="error", id="yes")
+                yield Button(_("Stay (n)"), variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -39,7 +42,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class AskScreen(ModalScreen[str | None]):
     """A question with several answers: each (key, label) is a button and a key; Esc answers None."""
 
-    BINDINGS = [Binding("escape", "answer('')", "Cancel")]
+    BINDINGS = [Binding("escape", "answer('')", N_("Cancel"))]
 
     def __init__(self, question: str, answers: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -50,7 +53,7 @@ class AskScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
-            yield Label(self.question)
+            yield Static(Wrapped(self.question), classes="confirm-question")  # wraps, in any language
             with Horizontal():
                 for key, label in self.answers:
                     yield Button(f"{label} ({key})", id=f"answer-{key}", compact=True)

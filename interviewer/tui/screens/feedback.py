@@ -9,17 +9,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Footer, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.i18n import _
-from interviewer.render import LABELS, bar, grade_markdown
+from interviewer.i18n import N_, _, tr, word
+from interviewer.linebreak import Wrapped
+from interviewer.render import bar, grade_markdown, labels, verdict_word
+from interviewer.tui.textblocks import blocks
 
 
 def rubric_table(grade: Grade) -> Table:
-    """Criterion, score bar and the candidate's own words, wrapping cleanly at 80 columns."""
-    t = LABELS.get(grade.lang, LABELS["en"])
+    """Criterion, score bar and the candidate's own words, wrapping cleanly at 80 columns.
+
+    Statements and quotes are `Wrapped`: broken by display width, never cut
+    with "…", so Japanese stays readable in narrow columns.
+    """
+    t = labels(grade.lang)
     table = Table(expand=True, show_lines=True, box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column(t["criteria"], ratio=5, justify="left")
     table.add_column(t["score"], width=10, no_wrap=True, justify="left")
@@ -27,13 +33,9 @@ def rubric_table(grade: Grade) -> Table:
     for c in grade.criteria:
         fraction = c.score / c.max
         colour = "green" if fraction >= 0.75 else "yellow" if fraction > 0 else "red"
-        quotes = (
-            Text("\n".join(f"“{q}”" for q in c.evidence), justify="left")
-            if c.evidence
-            else Text(t["none"], style="italic dim", justify="left")
-        )
+        quotes = Wrapped("\n".join(f"“{q}”" for q in c.evidence)) if c.evidence else Wrapped(t["none"], style="italic dim")
         table.add_row(
-            Text(c.statement or c.id, justify="left"),
+            Wrapped(c.statement or c.id),
             Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}", justify="left"),
             quotes,
         )
@@ -44,8 +46,8 @@ class FeedbackScreen(Screen[None]):
     """Readable at a glance: score and verdict first, then the evidence."""
 
     BINDINGS = [
-        Binding("n", "continue", "Next", show=False),
-        Binding("escape", "continue", "Next", show=False),
+        Binding("n", "continue", N_("Next"), show=False),
+        Binding("escape", "continue", N_("Next"), show=False),
     ]
 
     def __init__(self, grade: Grade, question: Question, then: str | None = None, due: str | None = None) -> None:
@@ -58,10 +60,11 @@ class FeedbackScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         g = self.grade
-        title = Text.assemble(" ", (self.question.id, "bold"), " · score ", (f"{g.overall:.1f}/10", "bold"))
-        title.append(f" · {g.verdict} · {g.examiner}")
+        score_word, _sep, _rest = tr("score {score}", g.lang).partition("{score}")
+        title = Text.assemble(" ", (self.question.id, "bold"), " · " + score_word, (f"{g.overall:.1f}/10", "bold"))
+        title.append(f"{_rest} · {verdict_word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}")
         if g.hint_penalty:
-            title.append(" · " + _("hints −{penalty}").format(penalty=f"{g.hint_penalty:g}"))
+            title.append(" · " + tr("hints −{penalty}", g.lang).format(penalty=f"{g.hint_penalty:g}"))
         if self.due:
             from interviewer.storage.review import due_phrase
 
@@ -69,7 +72,8 @@ class FeedbackScreen(Screen[None]):
         yield Static(title, id="feedback-title", classes=f"verdict-{g.verdict.replace(' ', '-')}")
         with VerticalScroll(id="feedback"):
             yield Static(rubric_table(g), id="rubric-table")
-            yield Markdown(grade_markdown(g, self.question, table=False))
+            # below the table: misconceptions, what a strong answer adds, references (wrapped for CJK)
+            yield Static(blocks(grade_markdown(g, self.question, table=False)), id="feedback-details")
         yield Footer()
 
     def on_mount(self) -> None:

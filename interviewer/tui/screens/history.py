@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Markdown, Static
 
-from interviewer.i18n import _, ngettext
+from interviewer.i18n import N_, _, ngettext, word
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
@@ -30,23 +30,23 @@ def _bars(values: list[float]) -> str:
 
 class HistoryScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("b", "back", "Back", show=False),
-        Binding("e,E", "export", "Export report (HTML)"),
+        Binding("escape", "back", N_("Back")),
+        Binding("b", "back", N_("Back"), show=False),
+        Binding("e,E", "export", N_("Export report (HTML)")),
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(" [b]History[/b]", id="history-title")
+        yield Static(" [b]" + _("History") + "[/b]", id="history-title")
         with Horizontal(id="trends"):
             for track in ("algorithm", "infrastructure"):
                 with Vertical(classes="trend"):
-                    yield Label(track, id=f"label-{track}")
+                    yield Label(word(track), id=f"label-{track}")
                     # a fixed 0-10 scale (Textual's Sparkline rescales to the data's own min..max)
                     yield Static("", id=f"spark-{track}", classes="spark")
                     yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="report-pane"):
-            yield Markdown("_Select an interview to see its report._", id="report")
+            yield Markdown("_" + _("Select an interview to see its report.") + "_", id="report")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -54,14 +54,14 @@ class HistoryScreen(Screen[None]):
         store, bank = app.services.store(), app.services.bank()
         self.records = store.sessions()
         table = self.query_one(DataTable)
-        table.add_columns("id", "date", "mode", "examiner", "score", "questions")
+        table.add_columns(_("id"), _("date"), _("mode"), _("examiner"), _("score"), _("questions"))
         scores: dict[str, list[float]] = {"algorithm": [], "infrastructure": []}
         for r in reversed(self.records):
             s = r.overall()
             table.add_row(
                 r.id,
                 r.created_at[:16].replace("T", " "),
-                r.plan.mode + ("" if r.finished else " " + _("(open)")),
+                word(r.plan.mode) + ("" if r.finished else " " + _("(open)")),
                 r.examiner,
                 f"{s:.1f}" if s is not None else "–",
                 ",".join(q.question_id for q in r.questions),
@@ -82,9 +82,9 @@ class HistoryScreen(Screen[None]):
                 if values
                 else _("no answers yet")
             )
-            self.query_one(f"#label-{track}", Label).update(f"{track}: {mean}")
+            self.query_one(f"#label-{track}", Label).update(f"{word(track)}: {mean}")
         if not self.records:
-            self.query_one("#report", Markdown).update("_No interviews yet._")
+            self.query_one("#report", Markdown).update("_" + _("No interviews yet.") + "_")
         table.focus()
 
     @on(DataTable.RowHighlighted)

@@ -13,18 +13,49 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from interviewer.console import safe
-from interviewer.i18n import _
+from interviewer.i18n import N_, _, get_language, ngettext, word
 from interviewer.tui.widgets import Choice
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
-MODES = [("Interview", "interview"), ("Drill", "drill"), ("Review (due)", "review")]
-TRACKS = [("Mix", "mix"), ("Algorithm", "algorithm"), ("Infrastructure", "infrastructure")]
-LANGS = [("English", "en"), ("Italiano", "it"), ("日本語", "ja")]
-FEEDBACK = [("After each question", "each"), ("At the end", "end")]
+MODES = [(N_("Interview"), "interview"), (N_("Drill"), "drill"), (N_("Review (due)"), "review")]
+TRACKS = [(N_("Mix"), "mix"), (N_("Algorithm"), "algorithm"), (N_("Infrastructure"), "infrastructure")]
+LANGS = [("English", "en"), ("Italiano", "it"), ("日本語", "ja")]  # each in its own language
+FEEDBACK = [(N_("After each question"), "each"), (N_("At the end"), "end")]
+OFFLINE = N_("Offline (built-in)")
+# (row id, label): the form's rows, in order ("find" is the drill picker's filter)
+ROWS = [
+    ("mode", N_("Mode")),
+    ("track", N_("Track")),
+    ("count", N_("Questions")),
+    ("find", N_("Find")),
+    ("question", N_("Drill on")),
+    ("lang", N_("Language")),
+    ("examiner", N_("Examiner")),
+    ("follow_ups", N_("Follow-ups")),
+    ("feedback", N_("Feedback")),
+]
+TRANSLATED = {"mode": MODES, "track": TRACKS, "feedback": FEEDBACK}
 FOLLOW_UPS = [(str(n), n) for n in range(0, 6)]
 COUNTS = [(str(n), n) for n in range(1, 11)]
+
+
+def _options(options: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return [(_(label), value) for label, value in options]
+
+
+def question_options(bank: Any, lang: str) -> list[tuple[str, str, str]]:
+    """(label in `lang`, id, lowercase haystack in every language) for each gradable question."""
+    return [
+        (
+            f"{q.id} · {', '.join(q.topics[:2])} · {q.text.get(lang)}",
+            q.id,
+            " ".join([q.id, *q.topics, *(q.text.get(la) for la in ("en", "it", "ja"))]).lower(),
+        )
+        for q in bank.questions
+        if q.rubric is not None
+    ]
 
 
 def _now() -> str:
@@ -40,47 +71,85 @@ def resume_label(record: Any) -> str:
     started = datetime.fromisoformat(record.created_at).astimezone().strftime("%Y-%m-%d %H:%M")
     total = len(record.questions) or len(record.plan.question_ids)
     k = min(record.current + 1, total)
-    return _("Resume · {date} · {mode} · question {k}/{n}").format(date=started, mode=record.plan.mode, k=k, n=total)
+    return _("Resume · {date} · {mode} · question {k}/{n}").format(date=started, mode=word(record.plan.mode), k=k, n=total)
 
 
 class HomeScreen(Screen[None]):
     """Start an interview, a drill or a review."""
 
+    _all_questions: list[tuple[str, str, str]]  # (label, id, haystack) for the drill picker
+
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+r", "resume", "Resume"),
-        Binding("ctrl+o", "history", "History"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+r", "resume", N_("Resume")),
+        Binding("ctrl+o", "history", N_("History")),
         # priority: the scrolling container would otherwise take ↑/↓ for scrolling
-        Binding("up", "app.focus_previous", "Previous row", show=False, priority=True),
-        Binding("down", "app.focus_next", "Next row", show=False, priority=True),
+        Binding("up", "app.focus_previous", N_("Previous row"), show=False, priority=True),
+        Binding("down", "app.focus_next", N_("Next row"), show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
+        widgets: dict[str, Any] = {
+            "mode": Choice(_options(MODES), value="interview", id="mode"),
+            "track": Choice(_options(TRACKS), value="mix", id="track"),
+            "count": Choice(COUNTS, value=3, id="count"),
+            "question": Choice([], id="question", empty=_("(loading questions…)")),
+            "lang": Choice(LANGS, value=get_language(), id="lang"),
+            "examiner": Choice([(_(OFFLINE), "offline")], value="offline", id="examiner"),
+            "follow_ups": Choice(FOLLOW_UPS, value=2, id="follow_ups"),
+            "feedback": Choice(_options(FEEDBACK), value="each", id="feedback"),
+        }
         with VerticalScroll(id="home"):
-            yield Static("[b]interviewer[/b] · mock interviews for RL research and RL infrastructure", id="title")
+            yield Static(self._title(), id="title")
             with Vertical(classes="form"):
-                yield self._row("Mode", Choice(MODES, value="interview", id="mode"))
-                yield self._row("Track", Choice(TRACKS, value="mix", id="track"))
-                yield self._row("Questions", Choice(COUNTS, value=3, id="count"))
-                with Horizontal(classes="field", id="filter-row"):
-                    yield Label(_("Find"), classes="field-label")
-                    yield Input(placeholder=_("type to filter: id, topic or words"), id="question-filter", select_on_focus=False)
-                    yield Static("", id="question-count")
-                yield self._row("Drill on", Choice([], id="question", empty="(loading questions…)"))
-                yield self._row("Language", Choice(LANGS, value="en", id="lang"))
-                yield self._row("Examiner", Choice([("Offline (built-in)", "offline")], value="offline", id="examiner"))
-                yield self._row("Follow-ups", Choice(FOLLOW_UPS, value=2, id="follow_ups"))
-                yield self._row("Feedback", Choice(FEEDBACK, value="each", id="feedback"))
+                for key, label in ROWS:
+                    if key == "find":
+                        with Horizontal(classes="field", id="filter-row"):
+                            yield Label(_(label), classes="field-label", id="label-find")
+                            yield Input(placeholder=_("type to filter: id, topic or words"), id="question-filter", select_on_focus=False)
+                            yield Static("", id="question-count")
+                        continue
+                    yield Horizontal(
+                        Label(_(label), classes="field-label", id=f"label-{key}"), widgets[key], classes="field"
+                    )
             yield Static("", id="home-status")
             with Horizontal(id="home-buttons"):
-                yield Button("Start", variant="primary", id="start", compact=True)
-                yield Button("Resume", id="resume", disabled=True, compact=True)
-                yield Button("History", id="history", compact=True)
+                yield Button(_("Start"), variant="primary", id="start", compact=True)
+                yield Button(_("Resume"), id="resume", disabled=True, compact=True)
+                yield Button(_("History"), id="history", compact=True)
         yield Footer()
 
     @staticmethod
-    def _row(label: str, widget: Any) -> Horizontal:
-        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+    def _title() -> str:
+        return "[b]interviewer[/b] · " + _("mock interviews for RL research and RL infrastructure")
+
+    def retranslate(self) -> None:
+        """Every label of the form in the language just chosen."""
+        lang_choice = self.query_one("#lang", Choice)
+        lang_choice.set_value(get_language(), quiet=True)  # e.g. a resumed interview in another language
+        lang_choice.refresh()
+        self.query_one("#title", Static).update(self._title())
+        for key, label in ROWS:
+            self.query_one(f"#label-{key}", Label).update(_(label))
+        self.query_one("#question-filter", Input).placeholder = _("type to filter: id, topic or words")
+        for key, options in TRANSLATED.items():
+            self.query_one(f"#{key}", Choice).set_options(_options(options))
+        self.query_one("#examiner", Choice).set_options(self._examiners())
+        self.query_one("#start", Button).label = _("Start")
+        self.query_one("#history", Button).label = _("History")
+        unfinished = getattr(self, "_unfinished", None)
+        resume = self.query_one("#resume", Button)
+        resume.label = resume_label(unfinished) if unfinished is not None and getattr(self, "_resume_id", None) else _("Resume")
+        resume.refresh(layout=True)
+        if self._all_questions:  # the drill picker shows each question in the chosen language
+            self._all_questions = question_options(self.ia.services.bank(), get_language())
+            self._filter_questions(self.query_one("#question-filter", Input).value)
+        self._show_loaded_status()
+
+    def _examiners(self) -> list[tuple[str, str]]:
+        model = getattr(self, "_model", None)
+        offline = [(_(OFFLINE), "offline")]
+        return [*offline, (_("LLM: {model}").format(model=model), "llm")] if model else offline
 
     @property
     def ia(self) -> InterviewerApp:
@@ -89,16 +158,15 @@ class HomeScreen(Screen[None]):
     def on_mount(self) -> None:
         self._update_mode()
         self.query_one("#mode", Choice).focus()  # ↑/↓ (or Tab) move between rows, ←/→ change a value
-        self._all_questions: list[tuple[str, str, str]] = []
+        self._all_questions = []
 
     def _apply_config(self) -> None:
         cfg = self.ia.services.config
         self.query_one("#lang", Choice).value = cfg.lang
         self.query_one("#follow_ups", Choice).value = cfg.follow_ups
         if cfg.model:
-            self.query_one("#examiner", Choice).set_options(
-                [("Offline (built-in)", "offline"), (f"LLM: {cfg.model}", "llm")]
-            )
+            self._model = cfg.model
+            self.query_one("#examiner", Choice).set_options(self._examiners())
             self.query_one("#examiner", Choice).value = cfg.examiner
             if cfg.examiner == "llm":
                 self.warm_llm()
@@ -118,16 +186,8 @@ class HomeScreen(Screen[None]):
         except Exception as exc:  # shown to the user, the app stays usable for help/quit
             self.app.call_from_thread(self._show_status, Text(safe(str(exc)), style="red"))  # never markup
             return
-        lang = str(last.get("lang") or "en")
-        questions = [
-            (
-                f"{q.id} · {', '.join(q.topics[:2])} · {q.text.get(lang)}",
-                q.id,
-                " ".join([q.id, *q.topics, *(q.text.get(la) for la in ("en", "it", "ja"))]).lower(),
-            )
-            for q in bank.questions
-            if q.rubric is not None
-        ]
+        lang = self.ia.forced_lang or str(last.get("lang") or services.config.lang)
+        questions = question_options(bank, lang)
         self.app.call_from_thread(self._loaded, questions, last, unfinished, due, next_card)
 
     @work(thread=True, group="warm")
@@ -162,20 +222,33 @@ class HomeScreen(Screen[None]):
             self.query_one(f"#{key}", Choice).set_value(value)  # ignored if no longer offered
         if "count" in last:
             self.query_one("#count", Choice).set_value(last["count"])
+        forced = self.ia.forced_lang
+        if forced:
+            self.query_one("#lang", Choice).set_value(forced)
+        self._unfinished = unfinished
         self._resume_id = unfinished.id if unfinished else None
         resume = self.query_one("#resume", Button)
         resume.disabled = unfinished is None
         resume.label = resume_label(unfinished) if unfinished else _("Resume")
         resume.refresh(layout=True)
-        status = f"{len(questions)} questions · {due} due for review"
+        self._counts = (len(questions), due, next_card)
+        self._show_loaded_status()
+        self._update_mode()
+
+    def _show_loaded_status(self) -> None:
+        counts = getattr(self, "_counts", None)
+        if counts is None:
+            return
+        n_questions, due, next_card = counts
+        status = ngettext("{n} question", "{n} questions", n_questions).format(n=n_questions)
+        status += " · " + ngettext("{n} due for review", "{n} due for review", due).format(n=due)
         if next_card is not None:
             from interviewer.storage.review import due_phrase
 
             status += " · " + _("{question}: {when}").format(
-                question=next_card[0], when=due_phrase(next_card[1], self.query_one("#lang", Choice).value)
+                question=next_card[0], when=due_phrase(next_card[1], get_language())
             )
         self._show_status(status)
-        self._update_mode()
 
     # -- the drill picker: type to filter --------------------------------------------
     @on(Input.Changed, "#question-filter")
@@ -207,6 +280,10 @@ class HomeScreen(Screen[None]):
     @on(Choice.Changed, "#mode")
     def _mode_changed(self) -> None:
         self._update_mode()
+
+    @on(Choice.Changed, "#lang")
+    def _lang_changed(self, event: Choice.Changed) -> None:
+        self.ia.switch_language(str(event.value))
 
     def _update_mode(self) -> None:
         mode = self.query_one("#mode", Choice).value
@@ -272,6 +349,7 @@ class HomeScreen(Screen[None]):
         self._resume_id = None
         resume = self.query_one("#resume", Button)
         resume.disabled, resume.label = True, _("Resume")
+        self._unfinished = None
 
     def _start(self) -> None:
         from interviewer.tui.screens.interview import InterviewScreen, build_plan
@@ -303,7 +381,7 @@ class HomeScreen(Screen[None]):
 
         resume_id = getattr(self, "_resume_id", None)
         if not resume_id:
-            self.notify("There is no unfinished interview.")
+            self.notify(_("There is no unfinished interview."))
             return
         services = self.ia.services
         record = services.store().load_session(resume_id)

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets import Footer, Static, TextArea
 
 from interviewer.console import safe
 from interviewer.engine.interview import Interview
@@ -21,7 +21,8 @@ from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import _, ngettext
+from interviewer.i18n import N_, _, ngettext, word
+from interviewer.linebreak import Wrapped
 from interviewer.render import score_breakdown
 from interviewer.tui.services import Services
 
@@ -43,17 +44,17 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
     if mode == "drill":
         qid = choices.get("question")
         if not qid:
-            raise ValueError("Pick a question to drill on.")
+            raise ValueError(_("Pick a question to drill on."))
         ids = [qid]
     elif mode == "review":
         ids = [q for q, _, _ in services.store().due() if q in bank][: choices.get("count") or 5]
         if not ids:
-            raise ValueError("Nothing is due for review yet: run an interview first.")
+            raise ValueError(_("Nothing is due for review yet: run an interview first."))
     else:
         track = choices.get("track") or "mix"
         pool = [q.id for q in gradable if track == "mix" or q.track == track]
         if not pool:
-            raise ValueError("No questions with rubrics in this track.")
+            raise ValueError(_("No questions with rubrics in this track."))
         n = min(int(choices.get("count") or 3), len(pool))
         ids = sorted(random.sample(pool, n), key=pool.index)
     follow_ups = choices.get("follow_ups")
@@ -66,17 +67,34 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
     )
 
 
-class Message(Markdown):
-    """One examiner message (Markdown: probes may format code or lists)."""
+class Message(Static):
+    """One transcript message: the speaker, then the text exactly as written.
 
+    Broken into lines by display width (`Wrapped`), so Japanese wraps between
+    characters, Latin identifiers stay whole and no line starts with "、".
+    """
 
-class Said(Static):
-    """A candidate message, or drill feedback: shown exactly as written, never as Markdown or markup."""
+    def __init__(self, role: str, text: str, style: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.role = role
+        self.body = text
+        self.body_style = style
+        self.set_text(text)
 
-    def __init__(self, label: str, text: str, classes: str) -> None:
-        self.label = label
-        self.text = strip_control(text)
-        super().__init__(Text.assemble((label, "bold"), self.text), classes=classes)
+    def label(self) -> str:
+        """The speaker; drill feedback has none."""
+        return {"candidate": _("You:"), "examiner": _("Examiner:")}.get(self.role, "")
+
+    @property
+    def source(self) -> str:
+        """What the message shows, as plain text: the speaker and the text."""
+        return f"{self.label()} {self.body}".lstrip()
+
+    def set_text(self, text: str) -> None:
+        self.body = text
+        label = self.label()
+        shown = Text.assemble((label, "bold"), " " if label else "", (strip_control(text), self.body_style))
+        self.update(Wrapped(shown))
 
 
 def interim_feedback(grade: Grade) -> str:
@@ -109,13 +127,13 @@ class InterviewScreen(Screen[None]):
     """Answer, get probed, see feedback."""
 
     BINDINGS = [
-        Binding("ctrl+s", "submit", "Submit", priority=True),
-        Binding("escape", "cancel_stream", "Stop stream", priority=True),
+        Binding("ctrl+s", "submit", N_("Submit"), priority=True),
+        Binding("escape", "cancel_stream", N_("Stop stream"), priority=True),
         # priority: these win over the editor's own Ctrl keys (Ctrl+E/Ctrl+D in TextArea)
-        Binding("ctrl+n", "skip", "Skip", priority=True),
-        Binding("ctrl+d", "dont_know", "Don't know", priority=True),
-        Binding("ctrl+t", "hint", "Hint (-0.5)", priority=True),
-        Binding("ctrl+e", "end_followups", "Grade now", priority=True),
+        Binding("ctrl+n", "skip", N_("Skip"), priority=True),
+        Binding("ctrl+d", "dont_know", N_("Don't know"), priority=True),
+        Binding("ctrl+t", "hint", N_("Hint (-0.5)"), priority=True),
+        Binding("ctrl+e", "end_followups", N_("Grade now"), priority=True),
     ]
 
     def __init__(self, services: Services, interview: Interview) -> None:
@@ -126,7 +144,7 @@ class InterviewScreen(Screen[None]):
         self.busy = False
         self._question_started = services.clock()
         self._draft_timer: Any = None
-        self._last_message: Message | Said | None = None
+        self._last_message: Message | None = None
 
     @classmethod
     def start(cls, services: Services, plan: Plan, examiner: Examiner) -> InterviewScreen:
@@ -143,16 +161,17 @@ class InterviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
-        yield Markdown("", id="question")
+        yield Static("", id="question")  # Wrapped: Japanese breaks by display width
         yield VerticalScroll(id="transcript")
         yield TextArea("", id="answer", soft_wrap=True, show_line_numbers=False, tab_behavior="indent")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.ia.switch_language(self.interview.plan.lang)  # a resumed interview keeps its own language
         self.app.clear_notifications()  # an old toast must not cover the new answer box
         # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
         self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
-        self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
+        self.query_one("#answer", TextArea).border_title = _("Your answer · Ctrl+S submits")
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
         self.set_interval(CHECKPOINT_S, self.checkpoint)
@@ -163,9 +182,9 @@ class InterviewScreen(Screen[None]):
         if q is None:
             return
         self._question_started = self.services.clock() - self._saved_elapsed()
-        md = self.query_one("#question", Markdown)
-        md.border_title = f"{q.id} · {q.track} · {q.difficulty}"
-        md.update(strip_control(self.interview.question_text()))
+        panel = self.query_one("#question", Static)
+        panel.border_title = f"{q.id} · {word(q.track)} · {word(q.difficulty)}"
+        panel.update(Wrapped(strip_control(self.interview.question_text())))
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.remove_children()
         cur = self.interview.current()
@@ -174,7 +193,7 @@ class InterviewScreen(Screen[None]):
                 if turn.kind == "question":
                     continue
                 if turn.kind == "hint":
-                    self._add("examiner", self._hint_text(turn.text))
+                    self._add_hint(turn.text)
                 else:
                     self._add(turn.role, turn.text)
         editor = self.query_one("#answer", TextArea)
@@ -183,14 +202,8 @@ class InterviewScreen(Screen[None]):
         editor.focus()
         self._tick()
 
-    def _add(self, role: str, text: str) -> Message | Said:
-        msg: Message | Said
-        if role == "candidate":
-            msg = Said(_("You:") + " ", text, classes=role)
-        elif role == "feedback":
-            msg = Said("", text, classes="examiner feedback")
-        else:
-            msg = Message("**" + _("Examiner:") + "** " + strip_control(text), classes=role)
+    def _add(self, role: str, text: str, style: str = "") -> Message:
+        msg = Message(role, text, style, classes="examiner feedback" if role == "feedback" else role)
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.mount(msg)
         transcript.scroll_end(animate=False)
@@ -204,15 +217,19 @@ class InterviewScreen(Screen[None]):
         limit = rec.plan.time_limit_s or 300
         timer = f"{elapsed // 60:02d}:{elapsed % 60:02d}"
         if elapsed > limit:
-            timer = f"[b $warning]{timer} (over {limit // 60} min)[/]"
+            over = _("over {minutes} min").format(minutes=limit // 60)
+            timer = f"[b $warning]{timer} ({over})[/]"
         usage = ""
         examiner = self.interview.examiner
         u = getattr(examiner, "usage", None)
         if u is not None and examiner.name != "offline":
             cost = getattr(u, "cost_usd", None)
-            usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
-            usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {escape(safe(examiner.name))} · {timer}{usage}"
+            tokens = _("tokens {prompt}+{completion}").format(
+                prompt=getattr(u, "prompt_tokens", 0), completion=getattr(u, "completion_tokens", 0)
+            )
+            usage = f" · {tokens} · " + (f"${cost:.4f}" if isinstance(cost, float) else _("cost unknown"))
+        question = _("question {k}/{n}").format(k=k, n=len(rec.questions))
+        return f" {word(rec.plan.mode)} · {question} · {escape(safe(word(examiner.name)))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -265,12 +282,12 @@ class InterviewScreen(Screen[None]):
     # -- actions -------------------------------------------------------------------
     def action_submit(self) -> None:
         if self.busy:
-            self.notify("The examiner is still talking (Esc stops it).")
+            self.notify(_("The examiner is still talking (Esc stops it)."))
             return
         editor = self.query_one("#answer", TextArea)
         text = editor.text
         if not text.strip():
-            self.notify("Type an answer first (or Ctrl+N to skip).", severity="warning")
+            self.notify(_("Type an answer first (or Ctrl+N to skip)."), severity="warning")
             return
         editor.text = ""
         self._clear_draft()
@@ -290,23 +307,20 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
-                        markup=False)
+            error = _("Examiner error: {error}. Your answer is saved.").format(error=exc)
+            self.notify(safe(error), severity="error", timeout=10, markup=False)
         finally:
             self.busy = False
 
     async def _stream(self, probe: Probe) -> None:
-        """Stream the probe into the transcript as Markdown, chunk by chunk."""
+        """Stream the probe into the transcript, chunk by chunk (plain text: model output is never markup)."""
         self.probe = probe
         msg = self._add("examiner", "")
-        assert isinstance(msg, Markdown)
-        stream = Markdown.get_stream(msg)
         try:
             async for chunk in probe:
-                await stream.write(strip_control(chunk))
+                msg.set_text(msg.body + chunk)
                 self.query_one("#transcript", VerticalScroll).scroll_end(animate=False)
         finally:
-            await stream.stop()
             self.probe = None
             self.interview.probe_done(probe)
             if probe.cancelled:
@@ -315,7 +329,7 @@ class InterviewScreen(Screen[None]):
     async def action_cancel_stream(self) -> None:
         if self.probe is not None:
             await self.probe.cancel()
-            self.notify("Stopped. The partial follow-up is kept.")
+            self.notify(_("Stopped. The partial follow-up is kept."))
         elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
             self.notify(_("Switching to the offline examiner."), markup=False)
 
@@ -341,13 +355,13 @@ class InterviewScreen(Screen[None]):
     async def action_end_followups(self) -> None:
         """Grade now; a reply still in the box is submitted first, never dropped."""
         if self.busy:
-            self.notify("The examiner is still talking (Esc stops it).")
+            self.notify(_("The examiner is still talking (Esc stops it)."))
             return
         editor = self.query_one("#answer", TextArea)
         pending = editor.text if editor.text.strip() else None
         cur = self.interview.current()
         if cur is None or (not cur.answers() and pending is None):
-            self.notify("Answer first, then end the follow-ups.")
+            self.notify(_("Answer first, then end the follow-ups."))
             return
         self.busy = True
         try:
@@ -365,15 +379,12 @@ class InterviewScreen(Screen[None]):
     def action_hint(self) -> None:
         hint = self.interview.hint()
         if hint is None:
-            self.notify("No hint left: every key point is covered.")
+            self.notify(_("No hint left: every key point is covered."))
             return
-        self._add("examiner", self._hint_text(hint))
+        self._add_hint(hint)
 
-    @staticmethod
-    def _hint_text(hint: str) -> str:
-        from interviewer.render import md_escape
-
-        return "_" + _("Hint (−0.5 points): think about") + "_ **" + md_escape(hint) + "**"
+    def _add_hint(self, cue: str) -> None:
+        self._add("examiner", _("Hint (−0.5 points): think about") + " " + cue, style="italic")
 
     def _question_done(self, grade: Grade) -> None:
         from interviewer.tui.screens.feedback import FeedbackScreen
@@ -420,5 +431,5 @@ class InterviewScreen(Screen[None]):
                 self.app.exit()
 
         self.app.push_screen(
-            ConfirmScreen("Quit now? Your draft answer is saved and comes back when you resume."), done
+            ConfirmScreen(_("Quit now? Your draft answer is saved and comes back when you resume.")), done
         )

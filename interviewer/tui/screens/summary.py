@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer, Static
 
 from interviewer.engine.record import SessionRecord
-from interviewer.i18n import _, ngettext
+from interviewer.i18n import N_, _, ngettext, word
 from interviewer.render import bar, md_escape
 from interviewer.tui.services import Services
+from interviewer.tui.textblocks import blocks
 
 
 def summary_markdown(record: SessionRecord, services: Services) -> str:
@@ -41,7 +42,7 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         )
     lines += [
         "",
-        f"| {_('Question')} | {_('Score')} | {_('Bar')} | {_('Penalties')} |",
+        "| " + " | ".join((_("Question"), _("Score"), _("Bar"), _("Penalties"))) + " |",  # no _() in f-strings
         "|---|---|---|---|",
     ]
     by_track: dict[str, list[float]] = defaultdict(list)
@@ -68,7 +69,7 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         lines += ["", "## " + _("Per track"), ""]
         for track, scores in sorted(by_track.items()):
             over = ngettext("over {n} question", "over {n} questions", len(scores)).format(n=len(scores))
-            lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 {over}")
+            lines.append(f"- **{word(track)}**: {sum(scores) / len(scores):.1f}/10 {over}")
     reviews = _next_reviews(record, services)
     if reviews:
         lines += ["", "## " + _("Next review"), "", *reviews]
@@ -120,9 +121,9 @@ def export_html(screen: Screen[None], services: Services, record: SessionRecord)
 
 class SummaryScreen(Screen[None]):
     BINDINGS = [
-        Binding("e,E", "export", "Export report (HTML)"),
-        Binding("h", "home", "Home"),
-        Binding("escape", "home", "Home", show=False),
+        Binding("e,E", "export", N_("Export report (HTML)")),
+        Binding("h", "home", N_("Home")),
+        Binding("escape", "home", N_("Home"), show=False),
     ]
 
     def __init__(self, services: Services, record: SessionRecord) -> None:
@@ -132,7 +133,8 @@ class SummaryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary"):
-            yield Markdown(summary_markdown(self.record, self.services))
+            # our own Markdown, drawn with display-width wrapping (Japanese stays readable)
+            yield Static(blocks(summary_markdown(self.record, self.services)), id="summary-body")
         yield Footer()
 
     def action_export(self) -> None:
