@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,30 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from interviewer.bank.loader import load_bank  # noqa: E402
 from interviewer.calibration import CalibrationAnswer, load_all  # noqa: E402
+from interviewer.evaluation import Scored, agreement  # noqa: E402
 from interviewer.examiners.offline.examiner import grade_text  # noqa: E402
-
-
-def ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float("nan")
 
 
 def main() -> None:
@@ -76,39 +53,19 @@ def main() -> None:
         scored.append((a, g.overall))
 
     print(f"graded answers: {len(scored)} over {len({a.question_id for a, _ in scored})} questions")
-    ref = [a.grade for a, _ in scored]
-    got = [s for _, s in scored]
-    print(f"Spearman (all): {spearman(ref, got):.3f}   (target >= 0.85 on the held-out set)")
-    for lang in ("en", "it", "ja"):
-        sub = [(a.grade, s) for a, s in scored if a.lang == lang]
-        if len(sub) > 2:
-            print(f"  Spearman [{lang}] n={len(sub)}: {spearman([x for x, _ in sub], [y for _, y in sub]):.3f}")
-    for track in ("algo", "infra"):
-        sub = [(a.grade, s) for a, s in scored if a.question_id.startswith(track)]
-        if len(sub) > 2:
-            print(f"  Spearman [{track}] n={len(sub)}: {spearman([x for x, _ in sub], [y for _, y in sub]):.3f}")
-    mae = statistics.fmean(abs(x - y) for x, y in zip(ref, got, strict=True))
-    print(f"mean absolute error vs reference: {mae:.2f}")
-
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    for a, s in scored:
-        by_kind[a.kind].append(s)
-    for kind in ("strong", "partial", "fluent_wrong", "buzzword", "grader_addressed", "off_topic"):
-        if by_kind[kind]:
-            print(f"mean score {kind:16s} {statistics.fmean(by_kind[kind]):5.2f}  (n={len(by_kind[kind])})")
-    adversarial = by_kind["fluent_wrong"] + by_kind["buzzword"] + by_kind["grader_addressed"]
-    if adversarial:
-        print(f"mean of the three adversarial kinds: {statistics.fmean(adversarial):.2f}   (target <= 2.5)")
-
-    per_q: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for a, s in scored:
-        per_q[a.question_id][a.kind].append(s)
-    pairs = wins = mean_wins = 0
-    for kinds in per_q.values():
-        if kinds["fluent_wrong"] and kinds["partial"]:
-            pairs += 1
-            wins += max(kinds["fluent_wrong"]) < min(kinds["partial"])
-            mean_wins += statistics.fmean(kinds["fluent_wrong"]) < statistics.fmean(kinds["partial"])
+    # The same statistics as `interviewer eval` (interviewer/evaluation.py), so the figures match.
+    ag = agreement([Scored(a.id, a.question_id, a.lang, bank.get(a.question_id).track, a.grade, s, a.kind)
+                    for a, s in scored])
+    print(f"Spearman (all): {ag.spearman:.3f}   (target >= 0.85 on the held-out set)")
+    for key, g in [*ag.by_lang.items(), *ag.by_track.items()]:
+        print(f"  Spearman [{key}] n={g.n}: {g.spearman:.3f}")
+    print(f"pair-order accuracy: {ag.pair_accuracy:.3f}")
+    print(f"mean absolute error vs reference: {ag.mae:.2f}")
+    for kind, m in ag.by_kind.items():
+        print(f"mean score {kind:16s} {m.score:5.2f}  (n={m.n})")
+    if ag.adversarial_mean is not None:
+        print(f"mean of the three adversarial kinds: {ag.adversarial_mean:.2f}   (target <= 2.5)")
+    (wins, pairs), (mean_wins, _) = ag.fluent_wrong_below_partial, ag.fluent_wrong_below_partial_means
     if pairs:
         print(f"fluent-but-wrong below partial, every pair: {wins}/{pairs} questions = {wins / pairs:.0%}   (target >= 80%)")
         print(f"fluent-but-wrong below partial, question means: {mean_wins}/{pairs} = {mean_wins / pairs:.0%}")

@@ -91,15 +91,17 @@ class GradeResult(BaseModel):
     note: str | None = None
 
 
-async def grade_request(examiner: Examiner, bank: Bank, req: Request) -> tuple[GradeResult, Grade]:
-    """Grade one answer; return the contract line and the full feedback."""
+async def grade_request(
+    examiner: Examiner, bank: Bank, req: Request, follow_up: bool = True
+) -> tuple[GradeResult, Grade]:
+    """Grade one answer; return the contract line and the full feedback (`follow_up=False`: no probe call)."""
     question = bank.get(req.question_id)
     if question.rubric is None:
         raise InputError(f"question {req.question_id!r} has no rubric to grade against")
     exchange = Exchange(question, req.lang, [Turn("candidate", "answer", req.answer)], max_probes=1)
     grade = await examiner.grade(exchange)
-    probe = await examiner.next_probe(exchange)
-    follow_up = await probe.collect() if probe else None
+    probe = await examiner.next_probe(exchange) if follow_up else None
+    follow_up_text = await probe.collect() if probe else None
     result = GradeResult(
         id=req.id,
         question_id=req.question_id,
@@ -107,7 +109,7 @@ async def grade_request(examiner: Examiner, bank: Bank, req: Request) -> tuple[G
         verdict=grade.verdict,
         criteria=grade.criteria,
         misconceptions=grade.misconceptions,
-        follow_up=follow_up,
+        follow_up=follow_up_text,
         examiner=grade.examiner,
         note=grade.note,
     )
@@ -121,6 +123,7 @@ async def grade_batch(
     default_lang: str,
     concurrency: int = 4,
     on_done: Callable[[], None] | None = None,
+    follow_up: bool = True,
 ) -> AsyncIterator[dict[str, Any]]:
     """Grade every line with up to `concurrency` in flight; yield results in input order."""
     sem = asyncio.Semaphore(max(1, concurrency))
@@ -131,7 +134,7 @@ async def grade_batch(
             req = parse_line(line, n, bank, default_lang)
             rid = req.id
             async with sem:
-                result, _ = await grade_request(examiner, bank, req)
+                result, _ = await grade_request(examiner, bank, req, follow_up)
                 return result.model_dump(mode="json")
         except InputError as exc:
             return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}

@@ -29,6 +29,8 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "from pathlib import Path;"
         "d = builtin_bank_dir(); assert str(d).startswith(%r), d;"
         "assert (Path(interviewer.__file__).parent / 'prompts').is_dir();"
+        "from interviewer.eval_set import builtin_set, parse_set;"
+        "label, text = builtin_set(); assert len(parse_set(label, text, load_bank())) == 210;"
         "print(len(load_bank()))" % str(target)
     )
     env = {**os.environ, "PYTHONPATH": str(target)}

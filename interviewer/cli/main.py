@@ -146,6 +146,12 @@ def bank_validate(c: Ctx, paths: tuple[Path, ...]) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    from interviewer.cli import commands_doctor, commands_grade, commands_history, commands_run  # noqa: F401 - register commands
+    from interviewer.cli import (  # noqa: F401 - register commands
+        commands_doctor,
+        commands_eval,
+        commands_grade,
+        commands_history,
+        commands_run,
+    )
 
     cli(prog_name="interviewer")
