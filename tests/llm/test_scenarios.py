@@ -315,11 +315,11 @@ async def test_quotes_match_after_folding_and_map_back(fake_llm: FakeLLM, llm: L
     answer = "GRPO   samples a GROUP of answers\nper prompt; the baseline reduces the variance."
     data = json.loads(reply_for(q, quote="“grpo samples a group of answers per prompt”"))
     data["criteria"][1] = {"id": "baseline-variance", "coverage": 0.5,
-                           "evidence": ["GRPO samples ... the baseline reduces the variance"]}
+                           "evidence": ["GRPO samples a group ... the baseline reduces the variance"]}
     fake_llm.script(Reply.text(json.dumps(data)))
     grade = await llm.grade(ex(q, answer))
     assert grade.criteria[0].evidence == ["GRPO   samples a GROUP of answers\nper prompt"]
-    assert grade.criteria[1].evidence == ["GRPO   samples", "the baseline reduces the variance"]
+    assert grade.criteria[1].evidence == ["GRPO   samples a GROUP", "the baseline reduces the variance"]
     assert grade.criteria[1].score == 1.0
 
 
