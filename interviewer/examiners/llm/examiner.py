@@ -36,6 +36,7 @@ from interviewer.examiners.llm.grading import ReplyError, build_grade, grade_sch
 from interviewer.examiners.llm.policy import RetryPolicy
 from interviewer.examiners.llm.runtime import aload_litellm
 from interviewer.examiners.llm.sanitize import StreamSanitizer, scrub
+from interviewer.examiners.llm.structured import schema_mode
 from interviewer.examiners.llm.tokens import (
     CallUsage,
     ModelInfo,
@@ -343,15 +344,10 @@ class LLMExaminer(Examiner):
             model = self.client.model
             info = self._model_info(litellm, model)
             counter = self._counter(model)
-            use_schema = info.supports_schema and model not in self._no_schema
-            rendered = prompts.grade_messages(
-                self._prefix(exchange), clean, counter, self._window(info), self.grade_max_tokens, schema,
-                schema_in_prompt=not use_schema,
-            )
-            messages = rendered.messages
-            if attempt == 1 and error is not None:
-                messages = [*messages, {"role": "assistant", "content": reply_text[:4000]},
-                            prompts.repair_message(str(error), schema)]
+            use_schema = self.sends_schema(model, info)
+
+            repair = (reply_text, str(error)) if attempt == 1 and error is not None else None
+            messages = self._grade_messages(exchange, clean, counter, info, schema, not use_schema, repair)
             prompt_tokens = counter.count_messages(messages)
             self._check_budget(info, prompt_tokens, self.grade_max_tokens)
             fmt = {"type": "json_schema", "json_schema": {"name": "grade", "schema": schema, "strict": True}}
@@ -359,7 +355,10 @@ class LLMExaminer(Examiner):
                 done = await self.client.complete(messages, self.grade_max_tokens, fmt if use_schema else None)
             except RequestFailed as exc:
                 if exc.failure.schema_unsupported and use_schema:
-                    self._no_schema.add(model)  # this model refuses response_format: JSON in text from now on
+                    self._no_schema.add(model)  # this model refuses response_format: schema in the prompt from now on
+                    log.info("%s refused response_format; the schema goes in the prompt", model)
+                    messages = self._grade_messages(exchange, clean, counter, info, schema, True, repair)
+                    prompt_tokens = counter.count_messages(messages)
                     try:
                         done = await self.client.complete(messages, self.grade_max_tokens, None)
                     except RequestFailed as again:
@@ -376,6 +375,27 @@ class LLMExaminer(Examiner):
                 continue
             return build_grade(reply, exchange, done.model, ignored)
         return self._offline_grade(exchange, f"the model's grade was unusable twice ({error})")
+
+    def _grade_messages(
+        self, exchange: Exchange, clean: Exchange, counter: TokenCounter, info: ModelInfo, schema: dict[str, Any],
+        in_prompt: bool, repair: tuple[str, str] | None,
+    ) -> list[dict[str, str]]:
+        """The grade request's messages; `repair` = (the unusable reply, why) adds the repair turn."""
+        rendered = prompts.grade_messages(
+            self._prefix(exchange), clean, counter, self._window(info), self.grade_max_tokens, schema,
+            schema_in_prompt=in_prompt,
+        )
+        if repair is None:
+            return rendered.messages
+        return [*rendered.messages, {"role": "assistant", "content": repair[0][:4000]},
+                prompts.repair_message(repair[1], schema)]
+
+    def sends_schema(self, model: str, info: ModelInfo) -> bool:
+        """True when this model's grade request carries response_format (see `structured`)."""
+        if model in self._no_schema:
+            return False
+        base = next((t.base for t in self.client.targets if t.model == model), None)
+        return schema_mode(model, base, info.supports_schema)[0]
 
     def _record_completion(self, kind: str, done: Completion, prompt_tokens: int, litellm: Any) -> None:
         reported = done.prompt_tokens is not None and done.completion_tokens is not None
