@@ -89,6 +89,8 @@ class GradeResult(BaseModel):
     follow_up: str | None
     examiner: str
     note: str | None = None
+    samples: int = 1
+    spread: float | None = None  # with --samples K > 1: max - min of the K overall scores (0 = they agree)
 
 
 async def grade_request(
@@ -112,6 +114,8 @@ async def grade_request(
         follow_up=follow_up_text,
         examiner=grade.examiner,
         note=grade.note,
+        samples=grade.samples,
+        spread=grade.spread,
     )
     return result, grade
 

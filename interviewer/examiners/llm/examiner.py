@@ -32,7 +32,13 @@ from interviewer.examiners.llm.client import (
     chunk_usage,
 )
 from interviewer.examiners.llm.errors import redact
-from interviewer.examiners.llm.grading import ReplyError, build_grade, grade_schema, parse_reply
+from interviewer.examiners.llm.grading import (
+    ReplyError,
+    build_grade,
+    combine_samples,
+    grade_schema,
+    parse_reply,
+)
 from interviewer.examiners.llm.policy import RetryPolicy
 from interviewer.examiners.llm.runtime import aload_litellm
 from interviewer.examiners.llm.sanitize import StreamSanitizer, scrub
@@ -73,8 +79,10 @@ class LLMExaminer(Examiner):
         context_window: int | None = None,
         probe_max_tokens: int = PROBE_MAX_TOKENS,
         grade_max_tokens: int = GRADE_MAX_TOKENS,
+        samples: int = 1,
     ) -> None:
         self.name = model
+        self.samples = max(1, samples)  # grades per answer; the model's own temperature makes them differ
         self.client = LLMClient(model, api_base, fallback_models, policy)
         self.max_cost = max_cost
         self.meter = UsageMeter()
@@ -102,6 +110,7 @@ class LLMExaminer(Examiner):
             fallback_models=list(choice.fallback_models),
             max_cost=choice.max_cost,
             policy=RetryPolicy.for_timeout(choice.timeout),
+            samples=choice.samples,
         )
 
     def bind_usage(self, sink: UsageSink) -> None:
@@ -329,6 +338,13 @@ class LLMExaminer(Examiner):
 
     # -- grading ----------------------------------------------------------------
     async def grade(self, exchange: Exchange) -> Grade:
+        """One grade, or with `samples` K > 1 the per-criterion median of K grades (self-consistency)."""
+        if self.samples <= 1 or not exchange.answered() or exchange.question.rubric is None:
+            return await self._grade_once(exchange)
+        grades = await asyncio.gather(*(self._grade_once(exchange) for _ in range(self.samples)))
+        return combine_samples(list(grades), exchange)
+
+    async def _grade_once(self, exchange: Exchange) -> Grade:
         question = exchange.question
         if question.rubric is None:
             raise ValueError(f"question {question.id} has no rubric to grade against")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -335,3 +336,37 @@ def build_grade(reply: GradeReply, exchange: Exchange, examiner: str, ignored: i
         hint_penalty=HINT_PENALTY * exchange.hints_used,
         note="; ".join(notes) or None,
     )
+
+
+def combine_samples(grades: list[Grade], exchange: Exchange) -> Grade:
+    """Self-consistency: each criterion's median score over the model's samples, the misconceptions
+    most samples found, the score recomputed in code; the spread of the samples' overall scores says
+    how far to trust it. Samples that fell back to the offline examiner are left out."""
+    question = exchange.question
+    assert question.rubric is not None
+    model = [g for g in grades if g.examiner != "offline"]
+    if len(model) < 2:
+        return (model or grades)[0]
+    criteria: list[CriterionScore] = []
+    for i in range(len(question.rubric.key_points)):
+        scores = [g.criteria[i].score for g in model]
+        mid = statistics.median(scores)
+        closest = min(model, key=lambda g: (abs(g.criteria[i].score - mid), not g.criteria[i].evidence))
+        evidence = closest.criteria[i].evidence if mid > 0 else []
+        criteria.append(closest.criteria[i].model_copy(update={"score": round(mid, 3), "evidence": evidence}))
+    counts: dict[str, int] = {}
+    first: dict[str, DetectedMisconception] = {}
+    for g in model:
+        for m in g.misconceptions:
+            counts[m.id] = counts.get(m.id, 0) + 1
+            first.setdefault(m.id, m)
+    found = [first[m_id] for m_id in first if 2 * counts[m_id] > len(model)]
+    notes = list(dict.fromkeys(g.note for g in model if g.note))
+    if len(model) < len(grades):
+        notes.append(f"{len(grades) - len(model)} of {len(grades)} samples fell back to offline and were left out")
+    overall = [g.overall for g in model]
+    grade = finish_grade(
+        question, exchange.lang, model[0].examiner, criteria, found, answered=exchange.answered(),
+        hint_penalty=HINT_PENALTY * exchange.hints_used, note="; ".join(notes) or None,
+    )
+    return grade.model_copy(update={"samples": len(model), "spread": round(max(overall) - min(overall), 2)})
