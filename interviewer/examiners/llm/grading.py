@@ -28,6 +28,7 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -158,6 +159,7 @@ def parse_reply(text: str, question: Question) -> GradeReply:
 
 
 # -- evidence grounding -------------------------------------------------------
+@lru_cache(maxsize=8192)
 def _fold_char(c: str) -> str:
     return unicodedata.normalize("NFKC", c).casefold().translate(_FOLD)
 

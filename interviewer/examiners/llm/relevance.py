@@ -302,7 +302,9 @@ def key_point_scores(question: Question, lang: str, context: str) -> dict[str, f
         if word in (ctx.words if exact else ctx.prefixes):
             present.update(units)
     for phrase, exacts, n in idx.multi:
-        if n not in present and ctx._phrase(phrase, exacts, False):
+        # most phrases fail on their first word: test it before any scan
+        if n not in present and phrase[0] in (ctx.words if exacts[0] else ctx.prefixes) \
+                and ctx._phrase(phrase, exacts, False):
             present.add(n)
     for sub, units in idx.ja.items():
         if sub in ctx.ja:

@@ -8,6 +8,7 @@ credit nor trigger anything.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from interviewer.examiners.offline.text import fold, fold_ja
 
@@ -99,8 +100,12 @@ _JA = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def is_grader_addressed(sentence: str) -> bool:
-    """True for a sentence that talks to the grader instead of answering."""
+    """True for a sentence that talks to the grader instead of answering.
+
+    Cached: an interview checks the same answer sentences before every model call.
+    """
     folded = fold(sentence)
     return any(p.search(folded) for p in _LATIN) or bool(_JA.search(fold_ja(sentence)))
 
