@@ -10,9 +10,9 @@ from collections import defaultdict
 
 import pytest
 
-from benchmarks.bench_offline import spearman
 from interviewer.bank.loader import Bank
 from interviewer.calibration import CalibrationAnswer, load_all
+from interviewer.evaluation import spearman
 from interviewer.examiners.offline.examiner import grade_text
 from tests.conftest import CALIBRATION, ROOT
 
