@@ -4,24 +4,41 @@ The output line format is a stable contract (documented in the README):
 `{"id", "question_id", "score", "max_score", "criteria", "misconceptions",
 "follow_up", "examiner"}` per input line, in input order; a bad line gives
 `{"id", "error"}` and the batch goes on.
+
+Records are split on `\n` only (JSON allows U+2028 and U+0085 raw inside a
+string, so `str.splitlines()` would cut a record in two); each line is
+decoded on its own, so one bad byte costs one line, not the batch. Blank
+lines are skipped and produce no output line.
+
+A model that cannot be reached does not cost lines either: a line whose
+grade hits ExaminerUnavailable waits for the client's circuit breaker and
+is tried again, and if the model is still out it is graded by the offline
+examiner and labelled so (`examiner: "offline"`, a `note` saying why).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, Field
 
 from interviewer.bank.loader import Bank
 from interviewer.bank.models import LANGS
 from interviewer.examiners.base import Examiner, Exchange, Turn
+from interviewer.examiners.errors import ExaminerError, ExaminerUnavailable
 from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade
 
 MAX_ANSWER_CHARS = 20_000
+# One JSONL record: a 20,000-character answer written as \uXXXX escapes is ~120 KB; anything much
+# longer is refused without being kept in memory.
+MAX_LINE_BYTES = 1 << 20
+MAX_DISCARD_BYTES = 64 << 20  # an over-long line is skipped up to this much, then reading stops
+UNAVAILABLE_RETRIES = 2  # waits for the model's breaker per line before the offline examiner grades it
 
 
 class InputError(ValueError):
@@ -51,12 +68,74 @@ def check_answer(answer: str) -> str:
     return answer
 
 
+Line = str | bytes | InputError  # a record as read: text, undecoded bytes, or why it could not be read
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Records of a JSONL byte string: split on b"\\n" only, a trailing "\\r" dropped."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> list[Line]:
+    """The records of a JSONL stream, never holding more than `limit` bytes of one line.
+
+    A longer line becomes an InputError in its place (the batch goes on);
+    a line longer than MAX_DISCARD_BYTES (e.g. /dev/zero) ends the input.
+    """
+    out: list[Line] = []
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return out
+        if len(line) <= limit or line.endswith(b"\n"):
+            line = line[:-1] if line.endswith(b"\n") else line
+            out.append(line[:-1] if line.endswith(b"\r") else line)
+            continue
+        n = len(out) + 1
+        skipped = len(line)
+        while not line.endswith(b"\n") and skipped < MAX_DISCARD_BYTES:
+            line = stream.readline(limit)
+            if not line:
+                break
+            skipped += len(line)
+        if not line.endswith(b"\n") and line:
+            out.append(InputError(f"line {n}: longer than {MAX_DISCARD_BYTES:,} bytes; the rest of the input "
+                                  "was not read"))
+            return out
+        out.append(InputError(f"line {n}: longer than {limit:,} bytes (answers are limited to "
+                              f"{MAX_ANSWER_CHARS:,} characters)"))
+
+
+def decode_line(line: Line, lineno: int) -> str:
+    """The text of one record, or an InputError naming the line."""
+    if isinstance(line, InputError):
+        raise line
+    if isinstance(line, bytes):
+        try:
+            return line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"line {lineno}: not valid UTF-8 (byte {exc.start + 1}: {line[exc.start:exc.start + 1]!r})"
+                             ) from None
+    return line
+
+
+def is_blank(line: Line) -> bool:
+    if isinstance(line, InputError):
+        return False
+    return not line.strip()
+
+
 def parse_line(line: str, lineno: int, bank: Bank, default_lang: str) -> Request:
     """One JSONL line into a request; unknown keys are ignored."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"line {lineno}: invalid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"line {lineno}: invalid JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise InputError(f"line {lineno}: expected a JSON object")
     rid = obj.get("id", f"line-{lineno}")
@@ -96,14 +175,30 @@ class GradeResult(BaseModel):
 async def grade_request(
     examiner: Examiner, bank: Bank, req: Request, follow_up: bool = True
 ) -> tuple[GradeResult, Grade]:
-    """Grade one answer; return the contract line and the full feedback (`follow_up=False`: no probe call)."""
+    """Grade one answer; return the contract line and the full feedback (`follow_up=False`: no probe call).
+
+    A finished grade is kept whatever happens to the follow-up: if the model
+    cannot write it, the offline examiner's probe is used and the note says so.
+    """
     question = bank.get(req.question_id)
     if question.rubric is None:
         raise InputError(f"question {req.question_id!r} has no rubric to grade against")
     exchange = Exchange(question, req.lang, [Turn("candidate", "answer", req.answer)], max_probes=1)
     grade = await examiner.grade(exchange)
-    probe = await examiner.next_probe(exchange) if follow_up else None
-    follow_up_text = await probe.collect() if probe else None
+    notes = [grade.note] if grade.note else []
+    follow_up_text: str | None = None
+    if follow_up:
+        try:
+            probe = await examiner.next_probe(exchange)
+            follow_up_text = await probe.collect() if probe else None
+            if probe is not None and probe.truncated:
+                notes.append(f"follow-up incomplete: {probe.truncated}")
+        except ExaminerError as exc:
+            from interviewer.examiners.offline.examiner import OfflineExaminer
+
+            offline_probe = await OfflineExaminer().next_probe(exchange)
+            follow_up_text = await offline_probe.collect() if offline_probe else None
+            notes.append(f"offline follow-up: {exc}")
     result = GradeResult(
         id=req.id,
         question_id=req.question_id,
@@ -113,15 +208,40 @@ async def grade_request(
         misconceptions=grade.misconceptions,
         follow_up=follow_up_text,
         examiner=grade.examiner,
-        note=grade.note,
+        note="; ".join(notes) or None,
         samples=grade.samples,
         spread=grade.spread,
     )
     return result, grade
 
 
+async def grade_or_fallback(
+    examiner: Examiner, bank: Bank, req: Request, sem: asyncio.Semaphore | None = None,
+    retries: int = UNAVAILABLE_RETRIES, follow_up: bool = True,
+) -> GradeResult:
+    """Grade with the examiner; while the model is paused wait and retry, then grade offline, labelled."""
+    last: ExaminerUnavailable | None = None
+    for attempt in range(retries + 1):
+        try:
+            if sem is None:
+                return (await grade_request(examiner, bank, req, follow_up))[0]
+            async with sem:
+                return (await grade_request(examiner, bank, req, follow_up))[0]
+        except ExaminerUnavailable as exc:
+            last = exc
+            if exc.retry_in is None or attempt == retries:
+                break
+            await asyncio.sleep(exc.retry_in + random.uniform(0.0, 0.25))  # outside the semaphore
+    from interviewer.examiners.offline.examiner import OfflineExaminer
+
+    result, _ = await grade_request(OfflineExaminer(), bank, req, follow_up)
+    why = f"offline grade: the model could not grade this line ({last})"
+    result.note = f"{why}; {result.note}" if result.note else why
+    return result
+
+
 async def grade_batch(
-    lines: list[str],
+    lines: Sequence[Line],
     bank: Bank,
     examiner: Examiner,
     default_lang: str,
@@ -129,17 +249,19 @@ async def grade_batch(
     on_done: Callable[[], None] | None = None,
     follow_up: bool = True,
 ) -> AsyncIterator[dict[str, Any]]:
-    """Grade every line with up to `concurrency` in flight; yield results in input order."""
+    """Grade every line with up to `concurrency` in flight; yield results in input order.
+
+    `lines` are str, undecoded bytes (see `read_lines`) or InputErrors; blank
+    lines are skipped, and line numbers count every line of the input.
+    """
     sem = asyncio.Semaphore(max(1, concurrency))
 
-    async def one(n: int, line: str) -> dict[str, Any]:
+    async def one(n: int, line: Line) -> dict[str, Any]:
         rid: Any = f"line-{n}"
         try:
-            req = parse_line(line, n, bank, default_lang)
+            req = parse_line(decode_line(line, n), n, bank, default_lang)
             rid = req.id
-            async with sem:
-                result, _ = await grade_request(examiner, bank, req, follow_up)
-                return result.model_dump(mode="json")
+            return (await grade_or_fallback(examiner, bank, req, sem, follow_up=follow_up)).model_dump(mode="json")
         except InputError as exc:
             return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}
         except Exception as exc:  # one failed line must not stop the batch
@@ -148,7 +270,7 @@ async def grade_batch(
             if on_done:
                 on_done()
 
-    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if not is_blank(line)]
     tasks = [asyncio.ensure_future(one(n, line)) for n, line in numbered]
     try:
         for task in tasks:
@@ -156,4 +278,3 @@ async def grade_batch(
     finally:
         for task in tasks:
             task.cancel()
-

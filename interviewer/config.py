@@ -50,6 +50,8 @@ def load_config(data_dir: Path | None = None) -> Config:
     if path.exists():
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start + 1}); save it as UTF-8 text") from None
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{path}: {exc}") from None
     try:

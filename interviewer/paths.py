@@ -31,5 +31,5 @@ def peek_setting(data_dir: Path | None, key: str, default: object) -> object:
     path = resolve_data_dir(data_dir) / CONFIG_NAME
     try:
         return tomllib.loads(path.read_text(encoding="utf-8")).get(key, default)
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return default

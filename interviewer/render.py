@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import tr
+from interviewer.i18n import ngettext, tr
 
 LABELS = {
     "en": {
@@ -43,14 +45,42 @@ def confidence(grade: Grade) -> str | None:
         level=level, n=grade.samples, spread=grade.spread)
 
 
+def score_breakdown(grade: Grade) -> str | None:
+    """How the rubric rows and the penalties make the header score; None when nothing is taken off.
+
+    e.g. "rubric 14.0/18 = 7.8 − misconceptions 2 − hints 0.5 (1 hint) = 5.3/10".
+    """
+    mis = sum(m.penalty for m in grade.misconceptions)
+    hints = grade.hint_penalty
+    total = sum(c.max for c in grade.criteria)
+    if (mis <= 0 and hints <= 0) or total <= 0:
+        return None
+    covered = sum(min(c.score, c.max) for c in grade.criteria)
+    rubric = 10.0 * covered / total
+    digits = 1 if abs(round(rubric, 1) - mis - hints - grade.overall) < 0.05 or rubric - mis - hints < 0 else 2
+    lang = grade.lang
+    parts = [tr("rubric", lang) + f" {covered:.1f}/{total:g} = {rubric:.{digits}f}"]
+    if mis > 0:
+        parts.append(tr("misconceptions", lang) + f" {mis:g}")
+    if hints > 0:
+        n = max(1, round(hints / 0.5))
+        parts.append(tr("hints", lang) + f" {hints:g} (" + ngettext("{n} hint", "{n} hints", n).format(n=n) + ")")
+    text = " − ".join(parts) + f" = {grade.overall:.1f}/10"
+    if rubric - mis - hints < 0:
+        text += " " + tr("(a score never goes below 0)", lang)
+    return text
+
+
 def grade_text_report(grade: Grade, question: Question, follow_up: str | None = None) -> str:
     """Feedback as plain text for terminals and screen readers (no escape sequences)."""
     t = LABELS.get(grade.lang, LABELS["en"])
     lines = [
         f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({grade.verdict}) · {grade.examiner}",
-        "",
-        f"{t['criteria']}:",
     ]
+    breakdown = score_breakdown(grade)
+    if breakdown:
+        lines.append(f"  {breakdown}")
+    lines += ["", f"{t['criteria']}:"]
     for c in grade.criteria:
         lines.append(f"  {bar(c.score / c.max)} {c.score:.1f}/{c.max:g}  {c.statement or c.id}")
         if c.evidence:
@@ -58,6 +88,8 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
                 lines.append(f'      {t["evidence"]}: "{q}"')
         else:
             lines.append(f"      ({t['none']})")
+    if grade.hint_penalty:
+        lines += ["", tr("Hints", grade.lang) + f": −{grade.hint_penalty:g}"]
     if grade.misconceptions:
         lines += ["", f"{t['misconceptions']}:"]
         for m in grade.misconceptions:
@@ -80,13 +112,18 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     """Feedback as Markdown (reports; the TUI draws the rubric table itself: table=False)."""
     t = LABELS.get(grade.lang, LABELS["en"])
     out: list[str] = []
+    breakdown = score_breakdown(grade)
     if table:
-        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{grade.examiner}_", ""]
+        out += [f"**{t['score']}: {grade.overall:.1f}/10** · {grade.verdict} · _{_md(grade.examiner)}_", ""]
+        if breakdown:
+            out += [_md(breakdown), ""]
         out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]
         for c in grade.criteria:
             quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"
             score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}"
             out.append(f"| {_md(c.statement or c.id)} | {score} | {quote} |")
+    if breakdown and not table:
+        out += [_md(breakdown)]
     if grade.misconceptions:
         out += ["", f"### {t['misconceptions']}"]
         for m in grade.misconceptions:
@@ -102,5 +139,39 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     return strip_control("\n".join(out))
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+# Markdown syntax characters; escaping them (CommonMark backslash escapes) shows them as typed.
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>#|~&!])")
+# Block markers only count at the start of a line: lists, quotes, setext rules, "1." / "1)".
+_MD_LINE_START = re.compile(r"^(?:(\d+)([.)])|([-+=>]))")
+
+
+def _escape_line(line: str) -> str:
+    line = _MD_INLINE.sub(r"\\\1", line)
+    return _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", line)
+
+
+def md_escape(text: str) -> str:
+    """Text shown verbatim by a Markdown renderer, on one line (table cells, list items).
+
+    Candidate answers and bank text are data, not Markdown: `__init__`, `<br>`,
+    `</think>` and `sg(clip(r))*A*log pi` must appear exactly as written.
+    """
+    return _escape_line(" ".join(strip_control(text).split("\n")))
+
+
+def md_verbatim(text: str) -> str:
+    """Multi-line text shown verbatim by a Markdown renderer: escaped, line breaks and indentation kept."""
+    out = []
+    for line in strip_control(text).split("\n"):
+        stripped = line.lstrip(" ")
+        out.append("\u00a0" * (len(line) - len(stripped)) + _escape_line(stripped))
+    # a backslash at the end of a line is a hard line break; blank lines stay paragraph breaks
+    joined = ""
+    for i, line in enumerate(out):
+        if i:
+            joined += "\\\n" if out[i - 1] and line else "\n"
+        joined += line
+    return joined
+
+
+_md = md_escape

@@ -7,13 +7,13 @@ whenever and wherever it is produced.
 from __future__ import annotations
 
 import html
-import json
 from collections import defaultdict
 from typing import Any
 
 from interviewer.bank.loader import Bank
+from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
-from interviewer.render import bar, grade_markdown
+from interviewer.render import bar, grade_markdown, md_escape, md_verbatim, score_breakdown
 
 
 def session_summary(rec: SessionRecord) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def session_summary(rec: SessionRecord) -> dict[str, Any]:
 
 
 def report_json(rec: SessionRecord) -> str:
-    return json.dumps(session_summary(rec), ensure_ascii=False, indent=2)
+    return json_text(session_summary(rec), indent=2)
 
 
 def report_markdown(rec: SessionRecord, bank: Bank) -> str:
@@ -61,13 +61,14 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
         question = bank.get(q.question_id) if q.question_id in bank else None
         lines += ["", f"## {n}. {q.question_id}", ""]
         if question:
-            lines += [f"> {question.text.get(rec.plan.lang)}", ""]
+            lines += [f"> {md_escape(question.text.get(rec.plan.lang))}", ""]
         for t in q.turns:
             if t.kind == "question":
                 continue
             who = "**You**" if t.role == "candidate" else "**Examiner**"
             suffix = " _(cancelled)_" if t.cancelled else ""
-            lines.append(f"{who} ({t.kind}): {t.text}{suffix}")
+            # what was typed (or streamed) is data: shown as written, line breaks kept
+            lines.append(f"{who} ({t.kind}):\\\n{md_verbatim(t.text)}{suffix}")
             lines.append("")
         if q.grade and question:
             lines.append(grade_markdown(q.grade, question))
@@ -77,10 +78,10 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
-.q{color:#444;font-style:italic}.turn{margin:.4rem 0}.you{color:#0b5394}.ex{color:#6a329f}
+.q{color:#444;font-style:italic}.turn{margin:.4rem 0;white-space:pre-wrap}.you{color:#0b5394}.ex{color:#6a329f}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:.35rem;vertical-align:top;text-align:left}
 .bar{background:#eee;width:8rem;height:.7rem;border-radius:.35rem;overflow:hidden;display:inline-block}
-.fill{background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
+.fill{display:block;background:#2e7d32;height:100%}.quote{color:#333;font-size:.9rem}.mis{color:#b71c1c}
 .score{font-size:1.1rem;font-weight:bold}
 @media (prefers-color-scheme: dark){body{background:#111;color:#eee}.q,.quote{color:#bbb}.bar{background:#333}}
 """
@@ -115,6 +116,9 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
         if g is None:
             continue
         parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(g.verdict)} · {e(g.examiner)}</p>")
+        breakdown = score_breakdown(g)
+        if breakdown:
+            parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")
         parts.append("<table><tr><th>Criterion</th><th>Weight</th><th>Score</th><th>Your words</th></tr>")
         for c in g.criteria:
             pct = round(100 * c.score / c.max)

@@ -53,3 +53,22 @@ def test_offline_paths_do_not_import_litellm() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False False"
+
+
+def test_readme_and_ci_install_only_from_the_lock() -> None:
+    """The README's test quickstart and .ci/run install the same way: the hashed lock, then the package
+    built without an isolated (unhashed) build environment; and both run the same test command."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install --require-hashes -r requirements.lock && pip install --no-deps --no-build-isolation . &&" in readme
+    quick = "pip install --require-hashes -r requirements.lock && pip install --no-deps --no-build-isolation -e . && python -m pytest"
+    assert quick in readme
+    assert "python -m pip install -q --require-hashes -r requirements.lock\n" in ci
+    assert "python -m pip install -q --no-deps --no-build-isolation -e ." in ci
+    assert "\npython -m pytest\n" in ci
+    assert [line for line in ci.splitlines() if "pip install" in line and not line.lstrip().startswith("#")] == [
+        "python -m pip install -q --require-hashes -r requirements.lock",
+        "python -m pip install -q --no-deps --no-build-isolation -e .  # hatchling + editables come from the lock",
+    ]
+    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    assert "\nhatchling==" in lock and "\neditables==" in lock

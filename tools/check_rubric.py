@@ -4,7 +4,8 @@
 
 For each question: every key point's statement (en/it/ja) must hit its own
 cues; no statement may trigger a misconception; each misconception's claim
-should trigger its own English cues; and the calibration answers in
+should trigger its own English cues; no probe names a distinctive term
+(interviewer/bank/probe_leaks.py); and the calibration answers in
 tests/data/calibration/<id>.yaml (and adversarial variants in tests/data/adversarial/<id>.yaml)
 are graded next to their reference grades.
 """
@@ -19,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from interviewer.bank.loader import load_question  # noqa: E402
 from interviewer.bank.models import LANGS, Question  # noqa: E402
+from interviewer.bank.probe_leaks import probe_leaks  # noqa: E402
 from interviewer.calibration import load_calibration  # noqa: E402
 from interviewer.examiners.offline.examiner import analyse, grade_text  # noqa: E402
 
@@ -45,6 +47,9 @@ def check(question: Question) -> int:
         if g.overall < 9:
             problems += 1
             print(f"  [{lang}] all statements together score {g.overall} (< 9)")
+    for leak in probe_leaks(question):
+        problems += 1
+        print(f"  {leak}")
     for m in rubric.misconceptions:
         a = analyse(question, m.claim, "en")
         if m.id not in {x.id for x in a.misconceptions}:

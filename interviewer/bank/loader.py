@@ -30,6 +30,12 @@ class _YAML_LOADER(_BASE_LOADER):  # type: ignore[valid-type,misc]
         seen: set[object] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            try:
+                hash(key)
+            except TypeError:  # `? [1, 2]` makes a list a key: refuse it with the line, not a traceback
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a key must be a plain value, not a {type(key).__name__}", key_node.start_mark
+                ) from None
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key {key!r}", key_node.start_mark

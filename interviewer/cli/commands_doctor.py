@@ -8,7 +8,6 @@ examiner uses, so the advice here is the advice a failing interview gives.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from dataclasses import asdict, dataclass
@@ -17,6 +16,7 @@ from typing import Literal
 import click
 
 from interviewer.cli.main import Ctx, cli, pass_ctx
+from interviewer.console import json_text, safe
 from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice
 from interviewer.paths import CONFIG_NAME
@@ -143,14 +143,17 @@ def doctor(c: Ctx, model: str | None, api_base: str | None, no_request: bool, fm
     else:
         checks += asyncio.run(diagnose(choice, live=not no_request))
         ok, diagnosis = verdict(choice, checks)
+    from interviewer.examiners.llm.errors import redact_url  # a password in --api-base is never printed
+
+    checks = [Check(x.name, x.status, redact_url(x.detail)) for x in checks]
+    diagnosis = redact_url(diagnosis)
     if fmt == "json":
-        click.echo(json.dumps({"ok": ok, "checks": [asdict(x) for x in checks], "diagnosis": diagnosis},
-                              ensure_ascii=False, indent=2))
+        click.echo(json_text({"ok": ok, "checks": [asdict(x) for x in checks], "diagnosis": diagnosis}, indent=2))
     else:
         for x in checks:
-            click.echo(f"[{MARK[x.status]}] {x.name:<10} {x.detail}")
+            click.echo(safe(f"[{MARK[x.status]}] {x.name:<10} {x.detail}"))
         click.echo()
-        click.echo(diagnosis)
+        click.echo(safe(diagnosis))
     if not ok:
         raise SystemExit(1)
 

@@ -5,14 +5,25 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from interviewer.batch import GradeResult, InputError, Request, check_answer, grade_batch, grade_request
+from interviewer.batch import (
+    MAX_ANSWER_CHARS,
+    GradeResult,
+    InputError,
+    Request,
+    check_answer,
+    grade_batch,
+    grade_request,
+    is_blank,
+    read_lines,
+)
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
+from interviewer.console import json_text
 from interviewer.examiners.base import Examiner
 from interviewer.examiners.errors import ExaminerError
 from interviewer.examiners.factory import ExaminerChoice, ExaminerConfigError, make_examiner
@@ -70,13 +81,17 @@ def read_answer(answer: str | None, answer_file: str | None) -> str:
     if (answer is None) == (answer_file is None):
         raise click.UsageError("give exactly one of --answer TEXT or --answer-file FILE|-")
     if answer_file is not None:
-        try:
+        try:  # at most one character over the limit is read: /dev/zero or a huge file cannot exhaust memory
             if answer_file == "-":
-                answer = sys.stdin.read()
+                answer = sys.stdin.read(MAX_ANSWER_CHARS + 1)
             else:
-                answer = Path(answer_file).read_text(encoding="utf-8")
+                with open(answer_file, encoding="utf-8") as f:
+                    answer = f.read(MAX_ANSWER_CHARS + 1)
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {answer_file}: {exc}", param_hint="--answer-file") from None
+        if len(answer) > MAX_ANSWER_CHARS:
+            raise click.BadParameter(f"{answer_file} has more than {MAX_ANSWER_CHARS:,} characters, the limit "
+                                     "(an interview answer, not a document)", param_hint="--answer-file")
     assert answer is not None
     try:
         return check_answer(answer)
@@ -144,32 +159,45 @@ def grade(
 def _run_batch(
     c: Ctx, path: str, lang: str, kind: str | None, model: str | None, api_base: str | None, concurrency: int
 ) -> int:
+    """Grade a JSONL batch; print one line per record and a summary on stderr; return the exit code."""
     try:
-        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--batch") from None
-    lines = raw.splitlines()
+        if path == "-":
+            lines = read_lines(sys.stdin.buffer)
+        else:
+            with open(path, "rb") as f:
+                lines = read_lines(f)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="--batch") from None
     bank = c.bank()
     examiner = build_examiner(c, kind, model, api_base)
-    total = sum(1 for line in lines if line.strip())
+    total = sum(1 for line in lines if not is_blank(line))
     progress = _Progress(total, enabled=examiner.name != "offline" and sys.stderr.isatty())
+    by: Counter[str] = Counter()
     failed = 0
 
-    async def go() -> int:
+    async def go() -> None:
         nonlocal failed
         try:
             async for result in grade_batch(lines, bank, examiner, lang, concurrency, progress.tick):
-                failed += "error" in result
-                sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+                if "error" in result:
+                    failed += 1
+                else:
+                    by[str(result["examiner"])] += 1
+                sys.stdout.write(json_text(result) + "\n")
         finally:
             await examiner.aclose()
             progress.close()
-        return 1 if failed else 0
 
-    code = asyncio.run(go())
-    if failed:
-        click.echo(f"{failed} of {total} line(s) failed", err=True)
-    return code
+    asyncio.run(go())
+    fell_back = sum(n for name, n in by.items() if name != examiner.name)
+    graded = ", ".join(f"{n} by {name}" for name, n in sorted(by.items(), key=lambda kv: kv[0] != examiner.name))
+    summary = f"{failed} of {total} line(s) failed" if failed else f"{total} line(s) graded"
+    if graded:
+        summary += f"; graded {graded}" if failed else f": {graded}"
+    if fell_back and examiner.name != "offline":
+        summary += " (offline in place of the model: see each line's note)"
+    click.echo(summary, err=True)
+    return 1 if failed else 3 if fell_back and examiner.name != "offline" else 0
 
 
 class _Progress:

@@ -14,16 +14,17 @@ import click
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.commands_run import PlainIO, run_plain
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
+from interviewer.console import json_text, safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.reports import report_html, report_json, report_markdown, session_summary, sparkline, stats
-from interviewer.storage.db import Store, StoreError, open_store
+from interviewer.storage.db import SessionBusy, Store, StoreError, open_store
 
 
 @contextmanager
 def store_of(c: Ctx) -> Iterator[Store]:
     try:
-        store = open_store(c.config.data_dir)
+        store = open_store(c.config.data_dir, read_only_ok=True)  # history and reports work on a read-only disk
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -33,6 +34,11 @@ def store_of(c: Ctx) -> Iterator[Store]:
 
 
 def _load(store: Store, session_id: str) -> SessionRecord:
+    if session_id == "last":  # the newest interview, so `report last` works without copying an id
+        records = store.sessions()
+        if not records:
+            raise click.BadParameter("there are no interviews yet (see `interviewer history`)", param_hint="ID")
+        return records[-1]
     try:
         return store.load_session(session_id)
     except KeyError:
@@ -71,8 +77,13 @@ def resume(c: Ctx, session_id: str | None, examiner_kind: str | None, model: str
             interview = Interview(record, c.bank(), examiner, store)
         except KeyError as exc:
             raise click.ClickException(f"interview {record.id} uses questions no longer in the bank: {exc}") from None
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
         click.echo(f"Resuming interview {record.id} at question {interview.index + 1}/{len(record.questions)}", err=fmt == "json")
-        _interactive(c, interview, store, fmt)
+        try:
+            _interactive(c, interview, store, fmt)
+        except SessionBusy as exc:
+            raise click.ClickException(str(exc)) from None
 
 
 @cli.command()
@@ -83,7 +94,7 @@ def history(c: Ctx, fmt: str) -> None:
     with store_of(c) as store:
         records = store.sessions()
     if fmt == "json":
-        click.echo(json.dumps([session_summary(r) for r in records], ensure_ascii=False, indent=2))
+        click.echo(json_text([session_summary(r) for r in records], indent=2))
         return
     if not records:
         click.echo("no interviews yet: start one with `interviewer` or `interviewer run --plain`")
@@ -101,11 +112,16 @@ def history(c: Ctx, fmt: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE instead of stdout.")
 @pass_ctx
 def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
-    """A report of one interview: Markdown, a self-contained HTML file, or JSON."""
+    """A report of one interview: Markdown, a self-contained HTML file, or JSON.
+
+    ID is an id from `interviewer history`, or `last` for the newest interview.
+    """
     with store_of(c) as store:
         record = _load(store, session_id)
     bank = c.bank()
     text = {"md": lambda: report_markdown(record, bank), "html": lambda: report_html(record, bank), "json": lambda: report_json(record)}[fmt]()
+    if fmt == "md":  # read in terminals and pagers: no escape sequences from model or server text
+        text = safe(text)
     if output:
         output.write_text(text, encoding="utf-8")
         click.echo(f"wrote {output}", err=True)
@@ -119,7 +135,7 @@ def report(c: Ctx, session_id: str, fmt: str, output: Path | None) -> None:
 def export_cmd(c: Ctx, output: str) -> None:
     """A JSON backup of everything (interviews, settings)."""
     with store_of(c) as store:
-        data = json.dumps(store.export_all(), ensure_ascii=False, indent=1)
+        data = json_text(store.export_all(), indent=1)
     if output == "-":
         click.echo(data)
     else:

@@ -15,14 +15,16 @@ from typing import TextIO
 import click
 
 from interviewer.bank.loader import Bank
+from interviewer.batch import MAX_ANSWER_CHARS
 from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.main import LANG, TRACK, Ctx, cli, pass_ctx
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import _
 from interviewer.render import grade_text_report
-from interviewer.storage.db import StoreError, open_store
+from interviewer.storage.db import LazyStore, Store, StoreError, StoreFull, open_store
 
 END_MARK = "."
 
@@ -47,13 +49,24 @@ def choose_questions(
     return sorted(random.Random(seed).sample(pool, n), key=pool.index)
 
 
-def read_answer(stream: TextIO) -> str | None:
-    """Lines until one holding only `.`; None at EOF with nothing typed."""
+def read_answer(stream: TextIO, limit: int = MAX_ANSWER_CHARS) -> str | None:
+    """Lines until one holding only `.`; None at EOF with nothing typed.
+
+    Past `limit` characters the rest is read but not kept (the caller refuses
+    the answer), so a huge paste or pipe cannot exhaust memory.
+    """
     lines: list[str] = []
-    for line in stream:
+    size = 0
+    while True:
+        line = stream.readline(limit + 2)
+        if not line:
+            break
         if line.rstrip("\r\n").strip() == END_MARK:
             return "\n".join(lines)
-        lines.append(line.rstrip("\r\n"))
+        if size <= limit:
+            text = line.rstrip("\r\n")
+            lines.append(text)
+            size += len(text) + 1
     return "\n".join(lines) if lines else None
 
 
@@ -92,6 +105,10 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
                 done = True
             elif not cmd:
                 io.say("(empty answer: type something, or ':skip')")
+                continue
+            elif len(answer) > MAX_ANSWER_CHARS:
+                io.say(_("(the answer has more than {limit:,} characters, the limit: shorten it and send it "
+                         "again)").format(limit=MAX_ANSWER_CHARS))
                 continue
             else:
                 step = await interview.submit_answer(answer)
@@ -166,11 +183,16 @@ def run(
     )
     examiner = build_examiner(c, examiner_kind, model, api_base)
     io = PlainIO(json_mode=fmt == "json")
+    store: Store | LazyStore
     try:
         store = open_store(c.config.data_dir)
+    except StoreFull as exc:  # the interview goes on in memory and is saved once there is space (or rescued)
+        io.say(f"[!] {exc}")
+        store = LazyStore(c.config.data_dir)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     interview = Interview.start(plan, c.bank(), examiner, store, on_notice=lambda m: io.say(f"\n[!] {m}"))
+    interview.slow_message = _("The model is slow, still waiting (Ctrl+C stops; everything you typed is saved).")
 
     async def go() -> None:
         try:
@@ -181,9 +203,47 @@ def run(
     try:
         asyncio.run(go())
     finally:
+        if interview.unsaved is not None and not interview.save():
+            rescue(interview, io)
         store.close()
     if fmt == "json":
         click.echo(interview.record.model_dump_json(indent=2))
+
+
+def rescue(interview: Interview, io: PlainIO) -> None:
+    """The store still refuses the interview at exit: write it where the user says (or somewhere that works).
+
+    On a terminal the user names the file; through a pipe INTERVIEWER_RESCUE_FILE, the current
+    directory and the temp directory are tried in turn, and as a last resort the backup goes to stderr.
+    """
+    import os
+    import tempfile
+    from pathlib import Path
+
+    name = f"interviewer-{interview.record.id}.json"
+    io.say(_("\n[!] The interview could not be saved: {why}").format(why=interview.unsaved))
+    candidates = [os.environ.get("INTERVIEWER_RESCUE_FILE", ""), name, str(Path(tempfile.gettempdir()) / name)]
+    interactive = sys.stdin.isatty() and sys.stderr.isatty()
+    while True:
+        if interactive:
+            path = click.prompt(_("Save it to which file?"), default=str(Path(tempfile.gettempdir()) / name), err=True)
+        else:
+            path = next((p for p in candidates if p), "")
+            if not path:
+                break
+            candidates.remove(path)
+        try:
+            interview.rescue(path)
+        except OSError as exc:
+            io.say(_("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc))
+            continue
+        io.say(_("Saved to {path}; restore it with `interviewer import {path}`.").format(path=path))
+        return
+    from interviewer.console import json_text
+
+    sys.stderr.write(json_text({"format": "interviewer-backup", "version": 1,
+                                "sessions": [interview.record.model_dump(mode="json")], "settings": {}}) + "\n")
+    io.say(_("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`."))
 
 
 def launch_tui(c: Ctx) -> None:

@@ -35,8 +35,10 @@ def launch_tui_fast(argv: list[str]) -> bool:
             if not Path(value).is_dir():
                 return False  # let click report the bad path
             banks.append(Path(value))
+    from interviewer.console import setup_logging
     from interviewer.tui.app import InterviewerApp
 
+    setup_logging()  # the app's warnings never reach the screen through Python's last-resort handler
     InterviewerApp(data_dir, banks).run()
     return True
 

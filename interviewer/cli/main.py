@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from interviewer import __version__
-from interviewer.bank.loader import Bank, BankError, collect, load_bank
+from interviewer.bank.loader import Bank, BankError, BankProblem, collect, load_bank
 from interviewer.bank.models import LANGS
 from interviewer.config import Config, ConfigError, load_config
 
@@ -51,8 +51,29 @@ class Ctx:
 pass_ctx = click.make_pass_decorator(Ctx)
 
 
-@click.group(invoke_without_command=True)
+class SafeGroup(click.Group):
+    """Error messages built from outside text (a server's error body) are sanitised for the terminal."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            from interviewer.console import safe
+            from interviewer.examiners.llm.errors import redact
+
+            exc.message = safe(redact(exc.message))  # type: ignore[misc]
+            raise
+        except Exception as exc:
+            from interviewer.storage.db import StoreError
+
+            if isinstance(exc, StoreError):  # a full or read-only disk: the message names the path and the cause
+                raise click.ClickException(str(exc)) from None
+            raise
+
+
+@click.group(cls=SafeGroup, invoke_without_command=True)
 @click.version_option(__version__, prog_name="interviewer")
+@click.option("-v", "--verbose", count=True, help="Log to stderr (-v info, -vv debug). Env: INTERVIEWER_LOG=LEVEL.")
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -67,11 +88,15 @@ pass_ctx = click.make_pass_decorator(Ctx)
     help="Extra directory of question files, added to the built-in bank (repeatable).",
 )
 @click.pass_context
-def cli(ctx: click.Context, data_dir: Path | None, banks: tuple[Path, ...]) -> None:
+def cli(ctx: click.Context, verbose: int, data_dir: Path | None, banks: tuple[Path, ...]) -> None:
     """Mock interviews for RL research and RL-infrastructure roles.
 
     With no command, opens the interactive app.
     """
+    if verbose:
+        from interviewer.console import setup_logging
+
+        setup_logging(verbose)
     ctx.obj = Ctx(data_dir, banks)
     if ctx.invoked_subcommand is None:
         from interviewer.cli.commands_run import launch_tui
@@ -136,6 +161,13 @@ def bank_validate(c: Ctx, paths: tuple[Path, ...]) -> None:
 
     targets = list(paths) or [builtin_bank_dir(), *c.extra_banks]
     loaded, problems = collect(targets)
+    if paths:  # the ids must also be unique against the banks they will be loaded with
+        chosen = {p.resolve() for p in paths}
+        others, _ = collect([d for d in [builtin_bank_dir(), *c.extra_banks] if d.resolve() not in chosen])
+        for q in loaded.questions:
+            if q.id in others.sources:
+                problems.append(BankProblem(str(loaded.sources[q.id]), "id",
+                                            f"duplicate id {q.id!r} (also in {others.sources[q.id]})"))
     for p in problems:
         click.echo(str(p))
     if problems:
@@ -152,6 +184,10 @@ def main() -> None:
         commands_grade,
         commands_history,
         commands_run,
+        commands_serve,
     )
+    from interviewer.console import install, setup_logging
 
+    install()
+    setup_logging()
     cli(prog_name="interviewer")

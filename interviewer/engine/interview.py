@@ -7,10 +7,11 @@ examiner is asked anything, so a crash never loses a submitted answer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from interviewer.bank.loader import Bank
 from interviewer.bank.models import Question
@@ -19,8 +20,10 @@ from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import ExaminerUnavailable
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
+from interviewer.i18n import _
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HINT_PENALTY = 0.5
 
@@ -61,9 +64,18 @@ class Interview:
         self.on_notice = on_notice or (lambda _msg: None)
         self._offline = examiner if isinstance(examiner, OfflineExaminer) else OfflineExaminer()
         self._degraded = False
+        # A model that takes longer than this gets a notice; the UI may then call use_offline().
+        self.slow_after: float | None = getattr(examiner, "slow_notice_after", None)
+        self.slow_message = _("The model is slow, still waiting (Esc to use the offline examiner).")
+        self._waiting: asyncio.Task[object] | None = None
+        self._offline_requested = False
+        self.unsaved: str | None = None  # why the last save failed (disk full...); the record is kept in memory
         if not record.questions:
             record.questions = [QuestionRecord(question_id=q) for q in record.plan.question_ids]
         record.examiner = examiner.name
+        claim = getattr(store, "claim", None)
+        if callable(claim) and not record.finished:  # refuse now if another process has it open
+            claim(record.id)
         bind = getattr(examiner, "bind_usage", None)
         if callable(bind):  # an LLM examiner adds its tokens and cost to this interview's record
             bind(record.usage)
@@ -73,7 +85,10 @@ class Interview:
     def start(
         cls, plan: Plan, bank: Bank, examiner: Examiner, store: SessionStore | None = None, **kw: object
     ) -> Interview:
-        return cls(SessionRecord(plan=plan), bank, examiner, store, **kw)  # type: ignore[arg-type]
+        """A new interview, saved at once: it can be resumed (with its draft) before the first answer."""
+        interview = cls(SessionRecord(plan=plan), bank, examiner, store, **kw)  # type: ignore[arg-type]
+        interview._save()
+        return interview
 
     # -- state ----------------------------------------------------------------
     @property
@@ -121,8 +136,37 @@ class Interview:
         return cur is not None and cur.status == "active"
 
     def _save(self) -> None:
-        if self.store is not None:
+        """Commit the record; if the disk refuses (full, read-only), go on in memory and retry on every change."""
+        if self.store is None:
+            return
+        try:
             self.store.save_session(self.record)
+        except Exception as exc:  # nothing typed may be lost to a storage failure: the record stays in memory
+            log.warning("saving the interview failed: %s", exc)
+            if self.unsaved is None:
+                self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
+                                 "the disk allows; nothing you typed is lost.").format(why=exc))
+            self.unsaved = str(exc)
+            return
+        if self.unsaved is not None:
+            self.unsaved = None
+            self.on_notice(_("The interview is saved again."))
+
+    def save(self) -> bool:
+        """Try to commit now (e.g. on exit); True when the record is on disk."""
+        self._save()
+        return self.unsaved is None
+
+    def rescue(self, path: str) -> None:
+        """Write the record as a backup file `interviewer import` reads (when the store cannot take it)."""
+        import json
+
+        from interviewer.engine.record import now as stamp
+
+        data = {"format": "interviewer-backup", "version": 1, "exported_at": stamp(),
+                "sessions": [self.record.model_dump(mode="json")], "settings": {}}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
 
     def _open_current(self) -> None:
         cur = self.current()
@@ -143,6 +187,53 @@ class Interview:
         msg = f"{exc} — continuing with the offline examiner; nothing you wrote is lost."
         self.record.notes.append(msg)
         self.on_notice(msg)
+
+    def _tell(self, msg: str) -> None:
+        """A notice that also goes into the record (a cut follow-up, an unenforceable budget)."""
+        self.record.notes.append(msg)
+        self.on_notice(msg)
+
+    def _drain_notices(self) -> None:
+        notices = getattr(self.examiner, "notices", None)
+        if isinstance(notices, list):
+            while notices:
+                self._tell(str(notices.pop(0)))
+
+    @property
+    def waiting(self) -> bool:
+        """True while the model is being waited for (use_offline() can end the wait)."""
+        return self._waiting is not None and not self._waiting.done()
+
+    def use_offline(self) -> bool:
+        """The candidate stops waiting for a slow model: this and later questions use the offline examiner."""
+        if not self.waiting or self._waiting is None:
+            return False
+        self._offline_requested = True
+        self._waiting.cancel()
+        return True
+
+    async def _watched(self, call: Awaitable[T]) -> T:
+        """Await an examiner call; past `slow_after` seconds say so, and let use_offline() end it."""
+        if self.slow_after is None or self._degraded:
+            return await call
+        task: asyncio.Task[T] = asyncio.ensure_future(call)
+        self._waiting = task
+        self._offline_requested = False
+        try:
+            done, _pending = await asyncio.wait({task}, timeout=self.slow_after)
+            if not done:
+                self.on_notice(self.slow_message)
+            return await task
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if self._offline_requested and task.cancelled() and (me is None or me.cancelling() == 0):
+                raise ExaminerUnavailable(_("You chose the offline examiner instead of waiting for the model")
+                                          ) from None
+            task.cancel()  # the caller itself was cancelled (quit): stop the call too
+            raise
+        finally:
+            self._waiting = None
+            self._drain_notices()
 
     # -- actions --------------------------------------------------------------
     async def submit_answer(self, text: str) -> Step:
@@ -170,7 +261,7 @@ class Interview:
             if all(v >= COVERED for v in coverage.values()):
                 return None
         try:
-            return await self._examiner().next_probe(exchange)
+            return await self._watched(self._examiner().next_probe(exchange))
         except ExaminerUnavailable as exc:
             self._degrade(exc)
             return await self._offline.next_probe(exchange)
@@ -178,7 +269,7 @@ class Interview:
     async def _grade(self) -> Grade:
         exchange = self.exchange()
         try:
-            return await self._examiner().grade(exchange)
+            return await self._watched(self._examiner().grade(exchange))
         except ExaminerUnavailable as exc:
             self._degrade(exc)
             return await self._offline.grade(exchange)
@@ -197,10 +288,21 @@ class Interview:
                 cancelled=probe.cancelled,
             )
         )
+        self._drain_notices()  # e.g. the follow-up was cut off: say so, it is in the record too
         self._save()
 
-    async def stop_probing(self) -> Grade:
-        """The candidate ends the follow-ups: grade what is there."""
+    async def stop_probing(self, last_reply: str | None = None) -> Grade:
+        """The candidate ends the follow-ups: grade what is there.
+
+        `last_reply` is text still in the answer box: it is stored as an answer
+        first, so "grade now" never drops what was typed.
+        """
+        cur = self.current()
+        if cur is None or cur.status != "active":
+            raise RuntimeError("no question is waiting for an answer")
+        if last_reply and last_reply.strip():
+            cur.turns.append(TurnRecord(role="candidate", kind="answer", text=last_reply))
+            self._save()
         grade = await self._grade()
         return self._close(grade, "graded")
 

@@ -88,5 +88,6 @@ class SessionRecord(BaseModel):
         return self.finished_at is not None
 
     def overall(self) -> float | None:
-        scores = [q.grade.overall for q in self.questions if q.grade is not None]
+        """Mean over the answered questions; skipped ones are not averaged in as 0."""
+        scores = [q.grade.overall for q in self.questions if q.grade is not None and q.status != "skipped"]
         return round(sum(scores) / len(scores), 2) if scores else None

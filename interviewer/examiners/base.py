@@ -71,6 +71,7 @@ class Probe:
         self.text = ""
         self.cancelled = False
         self.done = False
+        self.truncated: str | None = None  # why the text stopped early (a cut or too slow stream), for the user
         self._chunks = chunks
         self._on_close = on_close
 

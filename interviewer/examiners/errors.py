@@ -8,7 +8,16 @@ class ExaminerError(Exception):
 
 
 class ExaminerUnavailable(ExaminerError):
-    """The examiner cannot be reached (network, key, budget): fall back to offline."""
+    """The examiner cannot be reached (network, key, budget): fall back to offline.
+
+    `retry_in` is the number of seconds after which the model may be tried
+    again (a paused circuit breaker); None means it will not recover in this
+    process (a missing key, a spent budget), so waiting is pointless.
+    """
+
+    def __init__(self, message: str, retry_in: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_in = retry_in
 
 
 class BudgetExceeded(ExaminerUnavailable):

@@ -7,9 +7,13 @@ transaction, so what the engine saved survives a crash or kill -9.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import socket
 import sqlite3
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +22,7 @@ from typing import Any
 from interviewer.engine.record import SessionRecord
 from interviewer.storage.review import parse_time, review
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Forward migrations: MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: dict[int, list[str]] = {
@@ -50,26 +54,117 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ],
+    # 1 -> 2: which process has an unfinished interview open (see Store.claim).
+    1: [
+        """CREATE TABLE leases (
+            session_id TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            heartbeat TEXT NOT NULL
+        )""",
+    ],
 }
+
+# A lease older than this is stale even if its pid is alive (the pid may have been reused).
+LEASE_STALE_S = 12 * 3600
+# A lease from another host (a shared data dir) counts only while it is renewed.
+REMOTE_LEASE_STALE_S = 600
 
 
 class StoreError(Exception):
     """The database cannot be used; the message names the file and what to do."""
 
 
+class StoreFull(StoreError):
+    """The disk is full: nothing was written (the transaction was rolled back); retry once there is space."""
+
+
+class StoreReadOnly(StoreError):
+    """The data directory cannot be written (read-only file system or permissions); the data is intact."""
+
+
+def _readonly_fs(directory: Path) -> bool:
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _no_space(directory: Path) -> bool:
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def _where_to_go() -> str:
+    return "choose a writable directory with --data-dir DIR or INTERVIEWER_HOME"
+
+
+def _fs_error(path: Path, exc: BaseException) -> StoreError | None:
+    """A StoreError naming the path and the cause for a file-system condition, else None."""
+    text = str(exc).lower()
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    err = getattr(exc, "errno", None)
+    directory = path.parent if path.parent.exists() else next((p for p in path.parents if p.exists()), path.parent)
+    full_io = (name.startswith("SQLITE_IOERR") or "disk i/o error" in text) and _no_space(directory)
+    if name.startswith("SQLITE_FULL") or "disk is full" in text or err in (errno.ENOSPC, errno.EDQUOT) or full_io:
+        return StoreFull(f"{path}: the disk is full (no space left on {path.parent}); nothing was lost, "
+                         "and saving resumes when there is space")
+    if _readonly_fs(directory) or err == errno.EROFS or name.startswith("SQLITE_READONLY"):
+        intact = " (the database itself is intact)" if path.exists() else ""
+        return StoreReadOnly(f"{path}: cannot write there: {directory} is on a read-only file system{intact}; "
+                             f"{_where_to_go()}")
+    if err in (errno.EACCES, errno.EPERM) or (directory.exists() and not os.access(directory, os.W_OK)):
+        intact = " (the database itself is intact)" if path.exists() else ""
+        return StoreReadOnly(f"{path}: cannot write there: permission denied on {directory}{intact}; "
+                             f"{_where_to_go()}")
+    if name.startswith("SQLITE_IOERR"):
+        return StoreError(f"{path}: the disk reported an I/O error ({exc}); the last change was not saved")
+    return None
+
+
+class SessionBusy(StoreError):
+    """Another live process has this interview open; writing would drop its answers."""
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class Store:
     """The app's SQLite database."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, read_only_ok: bool = False) -> None:
+        """Open (or create) the database; `read_only_ok`: on a read-only file system, open an existing
+        database for reading only (history, reports), and refuse writes with StoreReadOnly."""
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        existed = path.exists()
-        if existed:
-            _check_header(path)
-        else:
-            # Create the file with 0600 before SQLite opens it.
-            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-            os.close(fd)
+        # Identifies this Store's leases: two stores on one file (or two processes) differ.
+        self.lease_token = uuid.uuid4().hex
+        self.read_only = False
+        if read_only_ok and path.is_file() and _readonly_fs(path.parent):
+            self._open_read_only(path)
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            existed = path.exists()
+            if existed:
+                _check_header(path)
+            else:
+                # Create the file with 0600 before SQLite opens it.
+                fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+                os.close(fd)
+        except OSError as exc:
+            raise _fs_error(path, exc) or StoreError(f"{path}: cannot create the database: {exc.strerror or exc}; "
+                                                     f"{_where_to_go()}") from None
         try:
             # The TUI opens the store in a worker thread and uses it on the UI thread;
             # calls are serialised by the app, so sharing the connection is safe.
@@ -79,16 +174,40 @@ class Store:
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except sqlite3.DatabaseError as exc:
+            fs = _fs_error(path, exc)
+            if fs is not None:
+                raise fs from None
             raise StoreError(
                 f"{path}: the database is unreadable ({exc}). It was left untouched; "
                 "move it aside to start a new one, or restore a backup with `interviewer import`."
             ) from None
         for suffix in ("", "-wal", "-shm"):
             p = Path(str(path) + suffix)
-            if p.exists():
-                os.chmod(p, 0o600)
+            with contextlib.suppress(OSError):
+                if p.exists():
+                    os.chmod(p, 0o600)
+
+    def _open_read_only(self, path: Path) -> None:
+        try:
+            _check_header(path)
+            self.conn = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None,
+                                        check_same_thread=False)
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: the database is unreadable ({exc}); it is on a read-only file system, "
+                             "so nothing was changed") from None
+        if version != SCHEMA_VERSION:
+            raise StoreReadOnly(f"{path}: the database needs an upgrade, but {path.parent} is on a read-only "
+                                f"file system; {_where_to_go()}")
+        self.read_only = True
 
     def close(self) -> None:
+        if not self.read_only:  # a read-only store never took a lease
+            try:
+                with self.transaction() as conn:
+                    conn.execute("DELETE FROM leases WHERE token = ?", (self.lease_token,))
+            except (sqlite3.Error, StoreError):
+                pass  # closing must not fail; a stale lease expires with its pid
         self.conn.close()
 
     def __enter__(self) -> Store:
@@ -99,13 +218,26 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
+        """One write transaction; a full or read-only disk becomes StoreFull/StoreReadOnly, fully rolled back."""
+        if self.read_only:
+            raise StoreReadOnly(f"{self.path}: cannot write there: {self.path.parent} is on a read-only file "
+                                f"system (the database itself is intact); {_where_to_go()}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _fs_error(self.path, exc) or exc from None
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")  # inside the try: a COMMIT that fails (disk full) is rolled back too
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                fs = _fs_error(self.path, exc)
+                if fs is not None:
+                    raise fs from None
             raise
-        self.conn.execute("COMMIT")
 
     def _migrate(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -125,13 +257,62 @@ class Store:
                 conn.execute(f"PRAGMA user_version = {version + 1}")
             version += 1
 
+    # -- leases: one writer per unfinished interview ----------------------------
+    def claim(self, session_id: str) -> None:
+        """Take (or renew) this store's lease on an interview; SessionBusy if a live process holds it.
+
+        Each save writes the whole record, so two processes answering the same
+        interview would silently drop each other's answers (reliability F8).
+        """
+        with self.transaction() as conn:
+            self._claim(conn, session_id)
+
+    def _claim(self, conn: sqlite3.Connection, session_id: str) -> None:
+        from interviewer.engine.record import now
+        from interviewer.storage.review import parse_time
+
+        host, pid = socket.gethostname(), os.getpid()
+        row = conn.execute(
+            "SELECT token, host, pid, heartbeat FROM leases WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        if row is not None and row[0] != self.lease_token:
+            _token, other_host, other_pid, beat = row
+            age = (parse_time(now()) - parse_time(beat)).total_seconds()
+            if other_host == host:
+                live = age < LEASE_STALE_S and _pid_alive(int(other_pid))
+            else:
+                live = age < REMOTE_LEASE_STALE_S
+            if live:
+                raise SessionBusy(
+                    f"interview {session_id} is open in another interviewer process (pid {other_pid} on "
+                    f"{other_host}); finish or quit it there first. Nothing was written."
+                )
+        conn.execute(
+            """INSERT INTO leases (session_id, token, host, pid, heartbeat) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(session_id) DO UPDATE SET token=excluded.token, host=excluded.host,
+                 pid=excluded.pid, heartbeat=excluded.heartbeat""",
+            (session_id, self.lease_token, host, pid, now()),
+        )
+
+    def release(self, session_id: str) -> None:
+        """Give up this store's lease on an interview (others may resume it)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM leases WHERE session_id = ? AND token = ?", (session_id, self.lease_token))
+
     # -- sessions ---------------------------------------------------------------
     def save_session(self, record: SessionRecord) -> None:
-        """Commit the whole record (one transaction)."""
+        """Commit the whole record (one transaction); SessionBusy if another live process has it open."""
         from interviewer.engine.record import now
 
         payload = record.model_dump_json()
         with self.transaction() as conn:
+            if record.finished_at is None:
+                self._claim(conn, record.id)
+            else:
+                row = conn.execute("SELECT token FROM leases WHERE session_id = ?", (record.id,)).fetchone()
+                if row is not None and row[0] != self.lease_token:
+                    self._claim(conn, record.id)  # raises if the holder is alive
+                conn.execute("DELETE FROM leases WHERE session_id = ?", (record.id,))
             conn.execute(
                 """INSERT INTO sessions (id, created_at, updated_at, finished_at, mode, examiner, lang, record)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -208,6 +389,11 @@ class Store:
             (at or now(),),
         ).fetchall()
         return sorted(((q, d, float(s)) for q, d, s in rows), key=lambda r: (r[2], r[1], r[0]))
+
+    def card_due(self, question_id: str) -> str | None:
+        """When this question comes back for review (ISO time), or None if it was never graded."""
+        row = self.conn.execute("SELECT due FROM cards WHERE question_id = ?", (question_id,)).fetchone()
+        return str(row[0]) if row else None
 
     def cards(self) -> list[tuple[str, str]]:
         return [(q, d) for q, d in self.conn.execute("SELECT question_id, due FROM cards ORDER BY due")]
@@ -296,5 +482,23 @@ def _check_header(path: Path) -> None:
         )
 
 
-def open_store(data_dir: Path) -> Store:
-    return Store(data_dir / "interviewer.db")
+class LazyStore:
+    """A store opened on first use and retried on every save: the interview starts on a full disk and is
+    written once space returns (the engine keeps the record in memory until then)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.store: Store | None = None
+
+    def save_session(self, record: SessionRecord) -> None:
+        if self.store is None:
+            self.store = open_store(self.data_dir)
+        self.store.save_session(record)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def open_store(data_dir: Path, read_only_ok: bool = False) -> Store:
+    return Store(data_dir / "interviewer.db", read_only_ok)

@@ -46,3 +46,16 @@ def parse_time(value: str) -> datetime:
     dt = datetime.fromisoformat(value)
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
+
+
+def due_phrase(due: str, lang: str = "en", at: datetime | None = None) -> str:
+    """When a card comes back, in words: "next review in 10 minutes", "in 1 day" (Babel, en/it/ja)."""
+    from babel.dates import format_timedelta
+
+    from interviewer.i18n import tr
+
+    delta = parse_time(due) - (at or datetime.now(UTC))
+    if delta.total_seconds() <= 0:
+        return tr("due for review now", lang)
+    when = format_timedelta(delta, granularity="minute", threshold=1.0, add_direction=True, locale=lang)
+    return tr("next review {when}", lang).format(when=when)

@@ -17,7 +17,7 @@ from tests.llm.fakeserver import FakeLLM
 FAKE_KEY = "sk-test-fake-key-0123456789"
 MODEL = "openai/test-model"
 FAST = RetryPolicy(connect_timeout=0.5, read_timeout=0.6, max_attempts=3, base_delay=0.005, max_delay=0.02,
-                   retry_after_cap=2.0)
+                   retry_after_cap=2.0, stream_timeout=5.0)
 
 
 @pytest.fixture

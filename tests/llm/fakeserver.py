@@ -1,7 +1,8 @@
 """A real HTTP server on 127.0.0.1 that speaks OpenAI chat completions (JSON and SSE), scriptable per test.
 
 Each request takes the next scripted Reply, else asks `responder`, else
-answers "OK". A reply with `content` is streamed in small chunks when the
+answers "OK". `Flaky` wraps a responder with seeded random 429/500 faults;
+`drip` and `hang` script a slow stream and a read timeout. A reply with `content` is streamed in small chunks when the
 request asked for a stream; `chunks` are sent as given. Failure modes: an
 HTTP error with headers, a delay before the headers (read timeout), a stream
 cut after N chunks (connection dropped mid-way), a stall mid-stream.
@@ -63,6 +64,42 @@ class Seen:
     @property
     def user(self) -> str:
         return str(self.messages[-1]["content"]) if self.messages else ""
+
+
+class Flaky:
+    """A responder that fails a share of requests at random (seeded): 429 or 500, no Retry-After.
+
+    Wraps another responder (e.g. the Oracle) for fault-injection tests; `failed` counts the faults.
+    """
+
+    def __init__(self, inner: Callable[[Seen], Reply], rate: float, seed: int,
+                 statuses: tuple[int, ...] = (429, 500)) -> None:
+        import random
+
+        self.inner, self.rate, self.statuses = inner, rate, statuses
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+        self.failed = 0
+
+    def __call__(self, seen: Seen) -> Reply:
+        with self.lock:
+            fail = self.rng.random() < self.rate
+            status = self.rng.choice(self.statuses)
+            if fail:
+                self.failed += 1
+        if fail:
+            return Reply.fail(status, "injected fault")
+        return self.inner(seen)
+
+
+def drip(text: str, every: float) -> Reply:
+    """A stream that sends one short piece every `every` seconds (a slow or stuck model)."""
+    return Reply(chunks=_split(text, 3), chunk_delay=every)
+
+
+def hang(seconds: float) -> Reply:
+    """No status line for `seconds`: the client's read timeout fires first."""
+    return Reply(content="late", delay=seconds)
 
 
 def _split(text: str, size: int = 6) -> list[str]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
+from dataclasses import replace
 
 import pytest
 
@@ -427,8 +429,26 @@ async def test_fallback_model(fake_llm: FakeLLM, q: Question) -> None:
     grade = await llm.grade(ex(q, ANSWER))
     assert grade.examiner == "openai/test-model"
     attempts = llm.client.attempts
-    await llm.grade(ex(q, ANSWER))  # the fallback stays active: the dead endpoint is not tried again
+    await llm.grade(ex(q, ANSWER))  # the fallback stays active: the paused endpoint is not tried again
     assert llm.client.attempts == attempts + 1
+
+
+async def test_breaker_tries_the_primary_again_after_the_cooldown(fake_llm: FakeLLM, q: Question) -> None:
+    """Half-open: a model that failed is paused, not dropped; after the cool-down one trial call uses it."""
+    policy = replace(FAST, breaker_threshold=1, breaker_cooldown=0.3)
+    llm = LLMExaminer("openai/test-model", api_base=fake_llm.url, policy=policy)
+    fake_llm.script(*[Reply.fail(500, "down")] * policy.max_attempts)
+    with pytest.raises(ExaminerUnavailable) as info:
+        await llm.grade(ex(q, ANSWER))
+    assert info.value.retry_in is not None and 0 < info.value.retry_in <= 0.3
+    sent = len(fake_llm.requests)
+    with pytest.raises(ExaminerUnavailable, match="paused"):  # open: fails fast, no request
+        await llm.grade(ex(q, ANSWER))
+    assert len(fake_llm.requests) == sent
+    await asyncio.sleep(0.35)
+    fake_llm.script(Reply.text(reply_for(q)))
+    grade = await llm.grade(ex(q, ANSWER))  # the trial call succeeds: the breaker closes
+    assert grade.examiner == "openai/test-model" and len(fake_llm.requests) == sent + 1
 
 
 async def test_budget_stops_further_calls(fake_llm: FakeLLM, q: Question) -> None:

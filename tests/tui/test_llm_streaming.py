@@ -9,7 +9,7 @@ import pytest
 
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
-from interviewer.tui.screens.interview import InterviewScreen
+from interviewer.tui.screens.interview import InterviewScreen, Message
 from interviewer.tui.services import Services
 from tests.llm.conftest import FAKE_KEY, make
 from tests.llm.fakeserver import FakeLLM, Reply
@@ -27,7 +27,8 @@ def server(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 
 
 def _message_texts(screen: InterviewScreen) -> list[str]:
-    return [m.source for m in screen.query("Message")]
+    """Every transcript entry: the candidate's verbatim text, the examiner's Markdown source."""
+    return [m.source if isinstance(m, Message) else m.render().plain for m in screen.query_one("#transcript").children]
 
 
 async def _screen(pilot, services: Services, server: FakeLLM) -> InterviewScreen:  # type: ignore[no-untyped-def]

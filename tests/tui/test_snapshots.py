@@ -52,7 +52,12 @@ async def _graded(services: Services, n: int, answer: str) -> SessionRecord:
 @pytest.mark.parametrize("size", SIZES)
 def test_home(snap_compare, make_app, size) -> None:  # type: ignore[no-untyped-def]
     async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
-        await pilot.app.workers.wait_for_complete()
+        # the bank and store load in a worker started by a timer after the first paint: wait for its status line
+        for _ in range(200):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.02)
+            if "questions" in str(pilot.app.screen.query_one("#home-status").render()):
+                break
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=size, run_before=settle)

@@ -4,10 +4,12 @@ Retries happen only before the first streamed token, so a probe's text is
 never duplicated. A 429's Retry-After holds back every request of this
 client (with `--concurrency N` all N wait), not just the one that got it.
 
-Fallback models: when the active model cannot serve (missing or rejected
-key, unknown model, unreachable after the retries), the next model of the
-list is tried, and stays active for later calls so a dead endpoint is not
-retried on every call. `--api-base` applies to the models that share the
+Fallback models: when a model cannot serve (missing or rejected key,
+unknown model, unreachable after the retries), the next model of the list is
+tried. A model that is only unreachable is not given up for good: a circuit
+breaker pauses it after `breaker_threshold` consecutive failed calls, and
+after `breaker_cooldown` seconds one trial call (half-open) decides whether
+it is used again. A missing or rejected key or an unknown model stays off. `--api-base` applies to the models that share the
 primary model's provider prefix; others use their provider's endpoint. A
 fallback entry may name its own endpoint as `provider/model@http://host/v1`.
 """
@@ -102,6 +104,17 @@ def chunk_usage(chunk: Any) -> tuple[int, int] | None:
     return (p, c) if isinstance(p, int) and isinstance(c, int) else None
 
 
+@dataclass
+class _Breaker:
+    """The state of one target: closed (usable), open (paused until a time) or half-open (one trial)."""
+
+    failures: int = 0  # consecutive calls that used up their attempts
+    open_until: float = 0.0  # loop time; 0.0 while closed
+    trial: bool = False  # a half-open trial call is in flight
+    reason: str = ""
+    permanent: bool = False  # a key or model problem: no trial will fix it in this process
+
+
 class _EmptyStream(Exception):
     """The stream ended before any text: safe to retry."""
 
@@ -134,7 +147,7 @@ class LLMClient:
         self.policy = policy or RetryPolicy()
         self._sleep = sleep
         self._active = 0
-        self._dead: dict[int, str] = {}  # target index -> why it cannot be used
+        self._breakers = [_Breaker() for _ in self.targets]
         self._not_before = 0.0  # loop time before which no request starts (Retry-After)
         self.attempts = 0  # requests sent, for tests and the benchmark
 
@@ -178,16 +191,21 @@ class LLMClient:
             await self._sleep(wait)
 
     async def _with_retries(self, target: Target, attempt: Callable[[], Awaitable[T]]) -> T:
-        """Run one model's attempts under the retry policy; raise the final Failure as an exception."""
+        """Run one model's attempts under the retry policy; raise the final Failure as an exception.
+
+        Each attempt has its own timeout, and the call as a whole a deadline
+        (`call_deadline`): no retry starts that could not finish within it.
+        """
         loop = asyncio.get_running_loop()
         n = 0
-        deadline = self.policy.connect_timeout + self.policy.read_timeout + 5.0
+        per_attempt = self.policy.connect_timeout + self.policy.read_timeout + 5.0
+        end = loop.time() + self.policy.call_deadline
         while True:
             n += 1
             await self._gate()
             self.attempts += 1
             try:
-                async with asyncio.timeout(deadline):
+                async with asyncio.timeout(min(per_attempt, max(0.05, end - loop.time()))):
                     return await attempt()
             except asyncio.CancelledError:
                 raise
@@ -196,47 +214,83 @@ class LLMClient:
             except Exception as exc:
                 failure = classify(exc, target.model, target.base, self.policy.read_timeout)
             too_long = failure.retry_after is not None and failure.retry_after > self.policy.retry_after_cap
-            if not failure.retryable or n >= self.policy.max_attempts or too_long:
-                if failure.retryable:
-                    failure.message += f" (gave up after {n} attempt{'s' if n > 1 else ''})"
-                raise _Failed(failure)
             delay = self.policy.delay_for(n, failure.retry_after)
+            past_deadline = loop.time() + delay >= end
+            if not failure.retryable or n >= self.policy.max_attempts or too_long or past_deadline:
+                if failure.retryable:
+                    failure.message += f" (gave up after {n} attempt{'s' if n > 1 else ''}"
+                    failure.message += f" and {self.policy.call_deadline:g}s)" if past_deadline else ")"
+                raise _Failed(failure)
             if failure.retry_after is not None:
                 self._not_before = max(self._not_before, loop.time() + delay)
             log.info("retrying %s in %.3fs: %s", target.model, delay, failure.message)
             await self._sleep(delay)
 
+    def _key_problem(self, litellm: Any, target: Target) -> str | None:
+        env = self.missing_key(litellm, target)
+        if not env:
+            return None
+        why = (f"{env} is not set: export {env}=... to use {target.model} "
+               "(keys are read from the environment only, never stored)")
+        if env == key_env_var(target.model) == "OPENAI_API_KEY" and target.base:
+            why += "; a local OpenAI-compatible server that needs no key accepts any value"
+        return why
+
     async def _run(self, call: Callable[[Any, Target], Awaitable[T]]) -> T:
-        """Try the active model, then each fallback, as the failures allow."""
+        """Try each usable model in order (the primary first), as the breakers and failures allow."""
         litellm = await aload_litellm()
+        loop = asyncio.get_running_loop()
         reasons: list[str] = []
-        for i in range(self._active, len(self.targets)):
-            target = self.targets[i]
-            if i in self._dead:
-                reasons.append(self._dead[i])
+        waits: list[float] = []
+        for i, target in enumerate(self.targets):
+            b = self._breakers[i]
+            if b.permanent:
+                reasons.append(b.reason)
                 continue
-            env = self.missing_key(litellm, target)
-            if env:
-                why = (f"{env} is not set: export {env}=... to use {target.model} "
-                       "(keys are read from the environment only, never stored)")
-                if env == key_env_var(target.model) == "OPENAI_API_KEY" and target.base:
-                    why += "; a local OpenAI-compatible server that needs no key accepts any value"
-                self._dead[i] = why
+            now = loop.time()
+            if b.open_until > now or b.trial:  # paused, or a trial call is already deciding
+                wait = max(b.open_until - now, 0.0) or self.policy.breaker_cooldown / 4
+                waits.append(wait)
+                reasons.append(f"{b.reason} (paused; tried again in {max(wait, 0.1):.1f}s)")
+                continue
+            why = self._key_problem(litellm, target)
+            if why:
+                b.permanent, b.reason = True, why
                 reasons.append(why)
                 continue
+            trial = b.open_until > 0.0  # half-open: this call decides
+            b.trial = trial
             try:
                 result = await self._with_retries(target, lambda t=target: call(litellm, t))  # type: ignore[misc]
             except _Failed as failed:
-                if failed.failure.scope == "request":
-                    raise RequestFailed(failed.failure) from None
-                self._dead[i] = failed.failure.message
-                reasons.append(failed.failure.message)
+                failure = failed.failure
+                if failure.scope == "request":  # the model answered: it is up
+                    b.failures, b.open_until = 0, 0.0
+                    raise RequestFailed(failure) from None
+                b.reason = failure.message
+                if not failure.retryable:  # rejected key, unknown model: no trial will fix it
+                    b.permanent = True
+                else:
+                    b.failures += 1
+                    if trial or b.failures >= self.policy.breaker_threshold:
+                        b.open_until = loop.time() + self.policy.breaker_cooldown
+                        log.info("pausing %s for %gs: %s", target.model, self.policy.breaker_cooldown,
+                                 failure.message)
+                    waits.append(max(b.open_until - loop.time(), 0.0))
+                reasons.append(failure.message)
                 continue
+            finally:
+                b.trial = False
+            b.failures, b.open_until = 0, 0.0
+            for j in range(i):  # a fallback served: pause the models that just failed, until their trial
+                earlier = self._breakers[j]
+                if not earlier.permanent and earlier.failures and earlier.open_until == 0.0:
+                    earlier.open_until = loop.time() + self.policy.breaker_cooldown
             if i != self._active:
-                log.info("falling back from %s to %s", self.model, target.model)
+                log.info("using %s (was %s)", target.model, self.model)
                 self._active = i
             return result
-        raise ExaminerUnavailable(redact("; then ".join(reasons)))
+        raise ExaminerUnavailable(redact("; then ".join(reasons)), min(waits) if waits else None)
 
     async def complete(
         self, messages: list[dict[str, str]], max_tokens: int, response_format: dict[str, Any] | None = None

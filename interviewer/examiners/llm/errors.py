@@ -34,7 +34,9 @@ _DEFAULT_BASES = {
     "together_ai": "https://api.together.xyz/v1",
 }
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)", re.I)
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^\s/@]+@")  # http://user:pass@host
 _SECRET_SHAPES = [
+    (_URL_USERINFO, r"\1***@"),
     (re.compile(r"\b(sk|rk|pk)-[A-Za-z0-9_\-*]{6,}"), r"\1-***"),
     (re.compile(r"(?i)\bbearer\s+\S+"), "Bearer ***"),
     (re.compile(r"(?i)(api[_-]?key['\"]?\s*[:=]\s*['\"]?)[^\s'\",}]+"), r"\1***"),
@@ -55,13 +57,19 @@ class Failure:
 
 
 def redact(text: str) -> str:
-    """Remove anything that looks like a credential: env var values named *KEY/*TOKEN/..., sk-..., Bearer ..."""
+    """Remove anything that looks like a credential: env var values named *KEY/*TOKEN/..., sk-..., Bearer ...,
+    and the user:password part of a URL."""
     for name, value in os.environ.items():
         if len(value) >= 6 and _SECRET_NAME.search(name) and value in text:
             text = text.replace(value, "***")
     for pattern, repl in _SECRET_SHAPES:
         text = pattern.sub(repl, text)
     return text
+
+
+def redact_url(text: str) -> str:
+    """Only the user:password part of any URL in `text` replaced by ***."""
+    return _URL_USERINFO.sub(r"\1***@", text)
 
 
 def provider_of(model: str) -> str:
@@ -72,7 +80,7 @@ def provider_of(model: str) -> str:
 def endpoint_label(model: str, api_base: str | None) -> str:
     """The URL a user would check: --api-base, else the provider's default endpoint."""
     if api_base:
-        return api_base
+        return redact(api_base)
     provider = provider_of(model)
     return _DEFAULT_BASES.get(provider, f"the {provider} API")
 
@@ -125,6 +133,19 @@ def _is_connect_timeout(exc: BaseException) -> bool:
     return any(isinstance(e, httpx.ConnectTimeout) for e in _chain(exc))
 
 
+def _is_read_timeout(exc: BaseException) -> bool:
+    """A timeout however litellm wrapped it (a stream's read timeout arrives as a 500 or a connection error)."""
+    import httpx
+
+    for e in _chain(exc):
+        if isinstance(e, httpx.TimeoutException | asyncio.TimeoutError | TimeoutError):
+            return True
+        low = str(e).lower()
+        if "timeout on reading data" in low or "read timed out" in low or "request timed out" in low:
+            return True
+    return False
+
+
 def classify(exc: BaseException, model: str, api_base: str | None, timeout: float | None = None) -> Failure:
     """Decide retry / no-retry for one failed attempt and explain it."""
     where = endpoint_label(model, api_base)
@@ -135,7 +156,7 @@ def classify(exc: BaseException, model: str, api_base: str | None, timeout: floa
     name = type(exc).__name__
     retry_after = parse_retry_after(_headers(exc))
 
-    if isinstance(exc, asyncio.TimeoutError | TimeoutError) or name in {"Timeout", "APITimeoutError"} or status == 408:
+    if name in {"Timeout", "APITimeoutError"} or status == 408 or _is_read_timeout(exc):
         if _is_connect_timeout(exc):
             return Failure(f"could not connect to {where} within the connect timeout: is the server up? "
                            "(check --api-base / INTERVIEWER_API_BASE)", True, status=408)

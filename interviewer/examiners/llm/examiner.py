@@ -14,7 +14,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -216,9 +216,13 @@ class LLMExaminer(Examiner):
         buf = opened.first
         header: str | None = None
         ended = False
+        cut: str | None = None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.client.policy.stream_deadline  # a slow drip is cut here, text kept
         try:
             while "\n" not in buf.lstrip() and len(buf) < HEADER_LIMIT:
-                chunk = await anext(opened.chunks)
+                async with asyncio.timeout_at(deadline):
+                    chunk = await anext(opened.chunks)
                 if (u := chunk_usage(chunk)) is not None:
                     usage["u"] = u
                 text = chunk_text(chunk)
@@ -228,7 +232,7 @@ class LLMExaminer(Examiner):
             ended = True
         except Exception as exc:
             ended = True
-            self._note_cut(opened.model, exc)
+            cut = self._note_cut(opened.model, exc)
         first_line, newline, body = buf.lstrip().partition("\n")
         head = first_line.strip()
         if (newline or ended) and head.strip("*.`'\" ").upper() == "NONE":
@@ -262,12 +266,16 @@ class LLMExaminer(Examiner):
             await opened.aclose()
             finish()
             return self._offline.pick_probe(exchange)
-        return Probe(self._stream(opened, buf.lstrip(), ended, usage, finish), key_point)
+        probe = Probe(self._stream(opened, buf.lstrip(), ended, usage, finish, deadline,
+                                   lambda why: setattr(probe, "truncated", why)), key_point)
+        probe.truncated = cut
+        return probe
 
     async def _stream(
-        self, opened: OpenStream, start: str, ended: bool, usage: dict[str, tuple[int, int]], finish: Any
+        self, opened: OpenStream, start: str, ended: bool, usage: dict[str, tuple[int, int]], finish: Any,
+        deadline: float, on_cut: Callable[[str], None],
     ) -> AsyncIterator[str]:
-        """The probe's text: sanitised for a terminal; a cut stream just ends, keeping what arrived."""
+        """The probe's text: sanitised for a terminal; a cut or too slow stream just ends, keeping what arrived."""
         sanitizer = StreamSanitizer()
         extra: list[str] = []
         state = "ended" if ended else "open"  # -> "finished" (the model said stop) or "ended"
@@ -277,7 +285,13 @@ class LLMExaminer(Examiner):
                 yield out
             if state == "open":
                 try:
-                    async for chunk in opened.chunks:
+                    while True:
+                        try:
+                            async with asyncio.timeout_at(deadline):  # one bound for the whole stream
+                                chunk = await anext(opened.chunks)
+                        except StopAsyncIteration:
+                            state = "ended"
+                            break
                         if (u := chunk_usage(chunk)) is not None:
                             usage["u"] = u
                         text = chunk_text(chunk)
@@ -289,10 +303,8 @@ class LLMExaminer(Examiner):
                         if chunk_finished(chunk):
                             state = "finished"
                             break
-                    else:
-                        state = "ended"
                 except Exception as exc:  # after the first token: never retried, never raised into the UI
-                    self._note_cut(opened.model, exc)
+                    on_cut(self._note_cut(opened.model, exc))
             tail = sanitizer.flush()
             if tail:
                 yield tail
@@ -319,10 +331,21 @@ class LLMExaminer(Examiner):
         finally:
             finish(text)
 
-    def _note_cut(self, model: str, exc: BaseException) -> None:
-        msg = f"the probe from {model} was cut off ({type(exc).__name__}); the text that arrived is kept"
+    def _note_cut(self, model: str, exc: BaseException) -> str:
+        """Record (for the user) that a probe stopped early; return the reason."""
+        if isinstance(exc, TimeoutError):
+            why = f"it was still streaming after {self.client.policy.stream_deadline:g}s"
+        else:
+            why = f"the connection broke ({type(exc).__name__})"
+        msg = f"the follow-up from {model} was cut off: {why}; the text that arrived is kept"
         self.notices.append(msg)
         log.info("%s: %s", msg, redact(str(exc)))
+        return msg
+
+    @property
+    def slow_notice_after(self) -> float:
+        """Seconds of waiting for the model before the user is told it is slow."""
+        return self.client.policy.slow_notice_after
 
     async def _settle(self) -> None:
         """Wait for finished streams to record their usage: the budget and the record must see it."""

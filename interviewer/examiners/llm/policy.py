@@ -25,11 +25,32 @@ class RetryPolicy:
     max_delay: float = 8.0
     jitter: float = 0.5  # the delay is scaled by a random factor in [1 - jitter, 1]
     retry_after_cap: float = 60.0  # a longer Retry-After is not waited for: the call fails instead
+    # The whole call, retries and waits included, and a streamed probe from its first token to its
+    # end: `timeout` bounds one attempt, these bound what the user sits through (None: derived).
+    total_timeout: float | None = None
+    stream_timeout: float | None = None
+    # Circuit breaker: after this many consecutive calls that used up their attempts the model is
+    # paused for `breaker_cooldown` seconds, then one trial call decides (half-open).
+    breaker_threshold: int = 2
+    breaker_cooldown: float = 5.0
+    slow_notice_after: float = 8.0  # seconds of waiting before the user is told the model is slow
 
     @classmethod
     def for_timeout(cls, timeout: float) -> RetryPolicy:
         """The default policy with the user's read timeout (`timeout` in config)."""
         return cls(connect_timeout=min(10.0, timeout), read_timeout=timeout)
+
+    @property
+    def call_deadline(self) -> float:
+        """Seconds one call may take in all, retries included."""
+        if self.total_timeout is not None:
+            return self.total_timeout
+        return 2.0 * (self.connect_timeout + self.read_timeout) + 5.0  # default 145 s, not 4 x 75 s
+
+    @property
+    def stream_deadline(self) -> float:
+        """Seconds a streamed reply may take after its first token (a slow drip is cut here)."""
+        return self.stream_timeout if self.stream_timeout is not None else 2.0 * self.read_timeout
 
     def backoff(self, attempt: int, rng: random.Random | None = None) -> float:
         """Delay before retry number `attempt` (1-based): min(cap, base * 2^(n-1)) with jitter."""

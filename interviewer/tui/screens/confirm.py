@@ -34,3 +34,32 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#no")
     def action_no(self) -> None:
         self.dismiss(False)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """A question with several answers: each (key, label) is a button and a key; Esc answers None."""
+
+    BINDINGS = [Binding("escape", "answer('')", "Cancel")]
+
+    def __init__(self, question: str, answers: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.question = question
+        self.answers = answers
+        for key, label in answers:
+            self._bindings.bind(key, f"answer('{key}')", label, show=False)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Label(self.question)
+            with Horizontal():
+                for key, label in self.answers:
+                    yield Button(f"{label} ({key})", id=f"answer-{key}", compact=True)
+
+    def on_mount(self) -> None:
+        self.query(Button).last().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss((event.button.id or "").removeprefix("answer-") or None)
+
+    def action_answer(self, key: str) -> None:
+        self.dismiss(key or None)

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Markdown, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
+from interviewer.i18n import _
 from interviewer.render import LABELS, bar, grade_markdown
 
 
@@ -43,23 +44,29 @@ class FeedbackScreen(Screen[None]):
     """Readable at a glance: score and verdict first, then the evidence."""
 
     BINDINGS = [
-        Binding("enter", "continue", "Next question"),
         Binding("n", "continue", "Next", show=False),
         Binding("escape", "continue", "Next", show=False),
     ]
 
-    def __init__(self, grade: Grade, question: Question) -> None:
+    def __init__(self, grade: Grade, question: Question, then: str | None = None, due: str | None = None) -> None:
+        """`then` names what Enter leads to ("Summary", "Back to Home"); `due` is the card's next review time."""
         super().__init__()
         self.grade = grade
         self.question = question
+        self.due = due
+        self._bindings.bind("enter", "continue", then or _("Next question"))
 
     def compose(self) -> ComposeResult:
         g = self.grade
-        yield Static(
-            f" [b]{self.question.id}[/b] · score [b]{g.overall:.1f}/10[/b] · {g.verdict} · {g.examiner}",
-            id="feedback-title",
-            classes=f"verdict-{g.verdict.replace(' ', '-')}",
-        )
+        title = Text.assemble(" ", (self.question.id, "bold"), " · score ", (f"{g.overall:.1f}/10", "bold"))
+        title.append(f" · {g.verdict} · {g.examiner}")
+        if g.hint_penalty:
+            title.append(" · " + _("hints −{penalty}").format(penalty=f"{g.hint_penalty:g}"))
+        if self.due:
+            from interviewer.storage.review import due_phrase
+
+            title.append(" · " + due_phrase(self.due, g.lang))
+        yield Static(title, id="feedback-title", classes=f"verdict-{g.verdict.replace(' ', '-')}")
         with VerticalScroll(id="feedback"):
             yield Static(rubric_table(g), id="rubric-table")
             yield Markdown(grade_markdown(g, self.question, table=False))

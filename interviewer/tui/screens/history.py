@@ -9,14 +9,31 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Markdown, Sparkline, Static
+from textual.widgets import DataTable, Footer, Label, Markdown, Static
+
+from interviewer.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
 
+def _bars(values: list[float]) -> str:
+    """Two rows of block characters, one column per score, on a fixed 0-10 scale."""
+    ticks = " ▁▂▃▄▅▆▇█"
+    top, bottom = "", ""
+    for v in values:
+        eighths = round(max(0.0, min(10.0, v)) / 10 * 16)
+        bottom += ticks[min(8, eighths)] if eighths else "▁"
+        top += ticks[max(0, eighths - 8)]
+    return top + "\n" + bottom
+
+
 class HistoryScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("b", "back", "Back", show=False)]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("b", "back", "Back", show=False),
+        Binding("e,E", "export", "Export report (HTML)"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Static(" [b]History[/b]", id="history-title")
@@ -24,7 +41,9 @@ class HistoryScreen(Screen[None]):
             for track in ("algorithm", "infrastructure"):
                 with Vertical(classes="trend"):
                     yield Label(track, id=f"label-{track}")
-                    yield Sparkline([], id=f"spark-{track}", summary_function=max)
+                    # a fixed 0-10 scale (Textual's Sparkline rescales to the data's own min..max)
+                    yield Static("", id=f"spark-{track}", classes="spark")
+                    yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="report-pane"):
             yield Markdown("_Select an interview to see its report._", id="report")
@@ -42,7 +61,7 @@ class HistoryScreen(Screen[None]):
             table.add_row(
                 r.id,
                 r.created_at[:16].replace("T", " "),
-                r.plan.mode + ("" if r.finished else " (open)"),
+                r.plan.mode + ("" if r.finished else " " + _("(open)")),
                 r.examiner,
                 f"{s:.1f}" if s is not None else "–",
                 ",".join(q.question_id for q in r.questions),
@@ -53,8 +72,16 @@ class HistoryScreen(Screen[None]):
                 if q.grade is not None and q.question_id in bank:
                     scores[bank.get(q.question_id).track].append(q.grade.overall)
         for track, values in scores.items():
-            self.query_one(f"#spark-{track}", Sparkline).data = values or [0.0]
-            mean = f"{sum(values) / len(values):.1f}/10 over {len(values)}" if values else "no answers yet"
+            self.query_one(f"#spark-{track}", Static).update(_bars(values[-60:]))
+            mean = (
+                ngettext("mean {score}/10 over {n} answer", "mean {score}/10 over {n} answers", len(values)).format(
+                    score=f"{sum(values) / len(values):.1f}", n=len(values)
+                )
+                + " · "
+                + _("last {score}").format(score=f"{values[-1]:.1f}")
+                if values
+                else _("no answers yet")
+            )
             self.query_one(f"#label-{track}", Label).update(f"{track}: {mean}")
         if not self.records:
             self.query_one("#report", Markdown).update("_No interviews yet._")
@@ -68,7 +95,18 @@ class HistoryScreen(Screen[None]):
         rid = event.row_key.value
         rec = next((r for r in self.records if r.id == rid), None)
         if rec is not None:
+            self.selected = rec
             self.query_one("#report", Markdown).update(report_markdown(rec, app.services.bank()))
+
+    def action_export(self) -> None:
+        """The selected interview as a self-contained HTML file in the data dir's reports/."""
+        from interviewer.tui.screens.summary import export_html
+
+        rec = getattr(self, "selected", None)
+        if rec is None:
+            self.notify(_("Select an interview first."))
+            return
+        export_html(self, cast("InterviewerApp", self.app).services, rec)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from textual import on, work
+from rich.text import Text
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
+from interviewer.console import safe
+from interviewer.i18n import _
 from interviewer.tui.widgets import Choice
 
 if TYPE_CHECKING:
@@ -24,6 +27,22 @@ FOLLOW_UPS = [(str(n), n) for n in range(0, 6)]
 COUNTS = [(str(n), n) for n in range(1, 11)]
 
 
+def _now() -> str:
+    from interviewer.engine.record import now
+
+    return now()
+
+
+def resume_label(record: Any) -> str:
+    """Names the interview Resume will open: "Resume · 2026-12-02 14:03 · interview · 2/3"."""
+    from datetime import datetime
+
+    started = datetime.fromisoformat(record.created_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    total = len(record.questions) or len(record.plan.question_ids)
+    k = min(record.current + 1, total)
+    return _("Resume · {date} · {mode} · question {k}/{n}").format(date=started, mode=record.plan.mode, k=k, n=total)
+
+
 class HomeScreen(Screen[None]):
     """Start an interview, a drill or a review."""
 
@@ -31,6 +50,9 @@ class HomeScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start"),
         Binding("ctrl+r", "resume", "Resume"),
         Binding("ctrl+o", "history", "History"),
+        # priority: the scrolling container would otherwise take ↑/↓ for scrolling
+        Binding("up", "app.focus_previous", "Previous row", show=False, priority=True),
+        Binding("down", "app.focus_next", "Next row", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -40,6 +62,10 @@ class HomeScreen(Screen[None]):
                 yield self._row("Mode", Choice(MODES, value="interview", id="mode"))
                 yield self._row("Track", Choice(TRACKS, value="mix", id="track"))
                 yield self._row("Questions", Choice(COUNTS, value=3, id="count"))
+                with Horizontal(classes="field", id="filter-row"):
+                    yield Label(_("Find"), classes="field-label")
+                    yield Input(placeholder=_("type to filter: id, topic or words"), id="question-filter", select_on_focus=False)
+                    yield Static("", id="question-count")
                 yield self._row("Drill on", Choice([], id="question", empty="(loading questions…)"))
                 yield self._row("Language", Choice(LANGS, value="en", id="lang"))
                 yield self._row("Examiner", Choice([("Offline (built-in)", "offline")], value="offline", id="examiner"))
@@ -62,6 +88,8 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._update_mode()
+        self.query_one("#mode", Choice).focus()  # ↑/↓ (or Tab) move between rows, ←/→ change a value
+        self._all_questions: list[tuple[str, str, str]] = []
 
     def _apply_config(self) -> None:
         cfg = self.ia.services.config
@@ -86,11 +114,21 @@ class HomeScreen(Screen[None]):
             last = store.get_setting("home", {})
             unfinished = store.latest_unfinished()
             due = len(store.due())
+            next_card = next(((q, d) for q, d in store.cards() if q in bank and d > _now()), None)
         except Exception as exc:  # shown to the user, the app stays usable for help/quit
-            self.app.call_from_thread(self._show_status, f"[red]{exc}[/red]")
+            self.app.call_from_thread(self._show_status, Text(safe(str(exc)), style="red"))  # never markup
             return
-        options = [(f"{q.id} · {q.text.get('en')[:60]}", q.id) for q in bank.questions if q.rubric is not None]
-        self.app.call_from_thread(self._loaded, options, last, unfinished.id if unfinished else None, due)
+        lang = str(last.get("lang") or "en")
+        questions = [
+            (
+                f"{q.id} · {', '.join(q.topics[:2])} · {q.text.get(lang)}",
+                q.id,
+                " ".join([q.id, *q.topics, *(q.text.get(la) for la in ("en", "it", "ja"))]).lower(),
+            )
+            for q in bank.questions
+            if q.rubric is not None
+        ]
+        self.app.call_from_thread(self._loaded, questions, last, unfinished, due, next_card)
 
     @work(thread=True, group="warm")
     def warm_llm(self) -> None:
@@ -104,11 +142,19 @@ class HomeScreen(Screen[None]):
         except Exception:  # the error surfaces, with a message, when the examiner is built
             return
 
-    def _loaded(self, options: list[tuple[str, str]], last: dict[str, Any], resume_id: str | None, due: int) -> None:
+    def _loaded(
+        self,
+        questions: list[tuple[str, str, str]],
+        last: dict[str, Any],
+        unfinished: Any,
+        due: int,
+        next_card: tuple[str, str] | None,
+    ) -> None:
         if not getattr(self, "_config_applied", False):
             self._config_applied = True
             self._apply_config()
-        self.query_one("#question", Choice).set_options(options)
+        self._all_questions = questions
+        self._filter_questions(self.query_one("#question-filter", Input).value)
         for key in ("mode", "track", "lang", "examiner", "follow_ups", "feedback", "question"):
             value = last.get(key)
             if value is None:
@@ -116,14 +162,46 @@ class HomeScreen(Screen[None]):
             self.query_one(f"#{key}", Choice).set_value(value)  # ignored if no longer offered
         if "count" in last:
             self.query_one("#count", Choice).set_value(last["count"])
-        self._resume_id = resume_id
+        self._resume_id = unfinished.id if unfinished else None
         resume = self.query_one("#resume", Button)
-        resume.disabled = resume_id is None
-        resume.label = f"Resume {resume_id}" if resume_id else "Resume"
-        self._show_status(f"{len(options)} questions · {due} due for review")
+        resume.disabled = unfinished is None
+        resume.label = resume_label(unfinished) if unfinished else _("Resume")
+        resume.refresh(layout=True)
+        status = f"{len(questions)} questions · {due} due for review"
+        if next_card is not None:
+            from interviewer.storage.review import due_phrase
+
+            status += " · " + _("{question}: {when}").format(
+                question=next_card[0], when=due_phrase(next_card[1], self.query_one("#lang", Choice).value)
+            )
+        self._show_status(status)
         self._update_mode()
 
-    def _show_status(self, text: str) -> None:
+    # -- the drill picker: type to filter --------------------------------------------
+    @on(Input.Changed, "#question-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self._filter_questions(event.value)
+
+    def _filter_questions(self, query: str) -> None:
+        """Keep the questions whose id, topics or text (any language) contain every typed word."""
+        terms = query.lower().split()
+        matches = [(label, qid) for label, qid, hay in self._all_questions if all(t in hay for t in terms)]
+        picker = self.query_one("#question", Choice)
+        picker._empty = _("(no question matches)") if self._all_questions else picker._empty
+        picker.set_options(matches)
+        self.query_one("#question-count", Static).update(f"{len(matches)}/{len(self._all_questions)}")
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing on the drill picker goes to its filter."""
+        picker = self.query_one("#question", Choice)
+        if self.focused is picker and event.is_printable and event.character and event.character != " ":
+            box = self.query_one("#question-filter", Input)
+            box.focus()
+            box.value += event.character
+            box.cursor_position = len(box.value)
+            event.stop()
+
+    def _show_status(self, text: str | Text) -> None:
         self.query_one("#home-status", Static).update(text)
 
     @on(Choice.Changed, "#mode")
@@ -133,6 +211,7 @@ class HomeScreen(Screen[None]):
     def _update_mode(self) -> None:
         mode = self.query_one("#mode", Choice).value
         self.query_one("#question", Choice).parent.display = mode == "drill"  # type: ignore[union-attr]
+        self.query_one("#filter-row").display = mode == "drill"
         self.query_one("#count", Choice).parent.display = mode != "drill"  # type: ignore[union-attr]
         self.query_one("#track", Choice).parent.display = mode == "interview"  # type: ignore[union-attr]
 
@@ -153,6 +232,48 @@ class HomeScreen(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
+        """Start; with an interview still open, ask first whether to abandon it or keep it for later."""
+        open_id = getattr(self, "_resume_id", None)
+        if not open_id:
+            self._start()
+            return
+        from interviewer.tui.screens.confirm import AskScreen
+
+        def answered(choice: str | None) -> None:
+            if choice == "a":
+                self._abandon(open_id)
+            if choice in ("a", "k"):
+                self._start()
+
+        label = self.query_one("#resume", Button).label
+        self.app.push_screen(
+            AskScreen(
+                _("An interview is still open ({label}). Abandon it, or keep it to resume later?").format(
+                    label=str(label).removeprefix(_("Resume")).strip(" ·")
+                ),
+                [("a", _("Abandon it")), ("k", _("Keep for later")), ("c", _("Cancel"))],
+            ),
+            answered,
+        )
+
+    def _abandon(self, session_id: str) -> None:
+        """Close an open interview for good: it stays in History, marked abandoned."""
+        from interviewer.engine.record import now
+
+        store = self.ia.services.store()
+        try:
+            record = store.load_session(session_id)
+            record.finished_at = now()
+            record.notes.append(_("abandoned: a new interview was started"))
+            store.save_session(record)
+        except Exception as exc:  # e.g. another process has it open: it stays open
+            self.notify(str(exc), severity="warning", timeout=8)
+            return
+        self._resume_id = None
+        resume = self.query_one("#resume", Button)
+        resume.disabled, resume.label = True, _("Resume")
+
+    def _start(self) -> None:
         from interviewer.tui.screens.interview import InterviewScreen, build_plan
 
         services = self.ia.services
@@ -160,15 +281,21 @@ class HomeScreen(Screen[None]):
         try:
             plan = build_plan(services, choices)
         except ValueError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(safe(str(exc)), severity="warning", markup=False)
             return
         try:
             examiner = services.examiner(choices["examiner"])
         except Exception as exc:  # config problems: say what to fix
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(safe(str(exc)), severity="error", timeout=8, markup=False)
             return
         services.store().set_setting("home", choices)
-        self.app.push_screen(InterviewScreen.start(services, plan, examiner))
+        try:
+            screen = InterviewScreen.start(services, plan, examiner)  # saved at once: resumable from now
+        except Exception as exc:  # e.g. the data directory cannot be written
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.app.push_screen(screen)
+        self._resume_id = None  # "keep for later" leaves it in History; the new one is resumed next
 
     @on(Button.Pressed, "#resume")
     def action_resume(self) -> None:
@@ -181,7 +308,12 @@ class HomeScreen(Screen[None]):
         services = self.ia.services
         record = services.store().load_session(resume_id)
         kind = "llm" if record.examiner not in ("offline",) and services.config.model else "offline"
-        self.app.push_screen(InterviewScreen.resume(services, record, services.examiner(kind)))
+        try:
+            screen = InterviewScreen.resume(services, record, services.examiner(kind))
+        except Exception as exc:  # another process has it open (SessionBusy), or a config problem
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.app.push_screen(screen)
 
     @on(Button.Pressed, "#history")
     def action_history(self) -> None:

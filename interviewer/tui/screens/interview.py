@@ -2,27 +2,37 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static, TextArea
 
+from interviewer.console import safe
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
+from interviewer.i18n import _, ngettext
+from interviewer.render import score_breakdown
 from interviewer.tui.services import Services
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
 
 DRAFT_KEY = "draft:{}"
+# Seconds spent on the current question, so the timer continues after a resume.
+TIMER_KEY = "timer:{}"
+# How often an open interview renews its lease and saves its timer.
+CHECKPOINT_S = 10.0
 
 
 def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
@@ -57,7 +67,42 @@ def build_plan(services: Services, choices: dict[str, Any]) -> Plan:
 
 
 class Message(Markdown):
-    """One transcript message."""
+    """One examiner message (Markdown: probes may format code or lists)."""
+
+
+class Said(Static):
+    """A candidate message, or drill feedback: shown exactly as written, never as Markdown or markup."""
+
+    def __init__(self, label: str, text: str, classes: str) -> None:
+        self.label = label
+        self.text = strip_control(text)
+        super().__init__(Text.assemble((label, "bold"), self.text), classes=classes)
+
+
+def interim_feedback(grade: Grade) -> str:
+    """Drill feedback after one reply: the score, the key points covered, and how many are still open."""
+    lines = [_("Feedback on this reply: {score}/10").format(score=f"{grade.overall:.1f}")]
+    breakdown = score_breakdown(grade)
+    if breakdown:
+        lines.append("  " + breakdown)
+    missing = 0
+    for c in grade.criteria:
+        if c.score >= 0.75 * c.max:
+            lines.append(f"  ✓ {_short(c.statement or c.id)}")
+        elif c.score > 0:
+            lines.append("  ◐ " + _("partly: {point}").format(point=_short(c.statement or c.id)))
+        else:
+            missing += 1
+    if missing:
+        lines.append(
+            "  "
+            + ngettext("{n} key point not covered yet.", "{n} key points not covered yet.", missing).format(n=missing)
+        )
+    return "\n".join(lines)
+
+
+def _short(text: str, width: int = 90) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 class InterviewScreen(Screen[None]):
@@ -81,6 +126,7 @@ class InterviewScreen(Screen[None]):
         self.busy = False
         self._question_started = services.clock()
         self._draft_timer: Any = None
+        self._last_message: Message | Said | None = None
 
     @classmethod
     def start(cls, services: Services, plan: Plan, examiner: Examiner) -> InterviewScreen:
@@ -103,17 +149,20 @@ class InterviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.interview.on_notice = lambda msg: self.notify(msg, severity="warning", timeout=10)
+        self.app.clear_notifications()  # an old toast must not cover the new answer box
+        # server and model text: sanitised and never parsed as markup (`[/]` would crash, `[@click=...]` act)
+        self.interview.on_notice = lambda msg: self.notify(safe(msg), severity="warning", timeout=10, markup=False)
         self.query_one("#answer", TextArea).border_title = "Your answer · Ctrl+S submits"
         self._show_question(replay=True)
         self.set_interval(1.0, self._tick)
+        self.set_interval(CHECKPOINT_S, self.checkpoint)
 
     # -- display -------------------------------------------------------------------
     def _show_question(self, replay: bool = False) -> None:
         q = self.interview.question()
         if q is None:
             return
-        self._question_started = self.services.clock()
+        self._question_started = self.services.clock() - self._saved_elapsed()
         md = self.query_one("#question", Markdown)
         md.border_title = f"{q.id} · {q.track} · {q.difficulty}"
         md.update(strip_control(self.interview.question_text()))
@@ -124,18 +173,28 @@ class InterviewScreen(Screen[None]):
             for turn in cur.turns:
                 if turn.kind == "question":
                     continue
-                self._add(turn.role, turn.text)
+                if turn.kind == "hint":
+                    self._add("examiner", self._hint_text(turn.text))
+                else:
+                    self._add(turn.role, turn.text)
         editor = self.query_one("#answer", TextArea)
         editor.text = self.services.store().get_setting(DRAFT_KEY.format(self.interview.record.id), "") or ""
+        editor.move_cursor(editor.document.end)  # a restored draft is continued, not typed in front of
         editor.focus()
         self._tick()
 
-    def _add(self, role: str, text: str) -> Message:
-        prefix = "**You:** " if role == "candidate" else "**Examiner:** "
-        msg = Message(prefix + strip_control(text), classes=role)
+    def _add(self, role: str, text: str) -> Message | Said:
+        msg: Message | Said
+        if role == "candidate":
+            msg = Said(_("You:") + " ", text, classes=role)
+        elif role == "feedback":
+            msg = Said("", text, classes="examiner feedback")
+        else:
+            msg = Message("**" + _("Examiner:") + "** " + strip_control(text), classes=role)
         transcript = self.query_one("#transcript", VerticalScroll)
         transcript.mount(msg)
         transcript.scroll_end(animate=False)
+        self._last_message = msg
         return msg
 
     def status_text(self) -> str:
@@ -153,7 +212,7 @@ class InterviewScreen(Screen[None]):
             cost = getattr(u, "cost_usd", None)
             usage = f" · tokens {getattr(u, 'prompt_tokens', 0)}+{getattr(u, 'completion_tokens', 0)}"
             usage += f" · ${cost:.4f}" if isinstance(cost, float) else " · cost unknown"
-        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {examiner.name} · {timer}{usage}"
+        return f" {rec.plan.mode} · question {k}/{len(rec.questions)} · {escape(safe(examiner.name))} · {timer}{usage}"
 
     def _tick(self) -> None:
         self.query_one("#status", Static).update(self.status_text())
@@ -165,8 +224,37 @@ class InterviewScreen(Screen[None]):
         self._draft_timer = self.set_timer(0.5, self.save_draft)
 
     def save_draft(self) -> None:
+        from interviewer.storage.db import StoreError
+
         text = self.query_one("#answer", TextArea).text
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+        with contextlib.suppress(StoreError):  # a full disk: the draft stays in the editor, the engine says so
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), text)
+            self.save_timer()
+
+    def save_timer(self) -> None:
+        """Remember the time spent on this question, so a resume continues the timer."""
+        elapsed = max(0.0, self.services.clock() - self._question_started)
+        self.services.store().set_setting(
+            TIMER_KEY.format(self.interview.record.id), {"question": self.interview.index, "elapsed": elapsed}
+        )
+
+    def _saved_elapsed(self) -> float:
+        saved = self.services.store().get_setting(TIMER_KEY.format(self.interview.record.id), None)
+        if isinstance(saved, dict) and saved.get("question") == self.interview.index:
+            return float(saved.get("elapsed") or 0.0)
+        return 0.0
+
+    def checkpoint(self) -> None:
+        """Every few seconds: renew this process's lease on the interview and save the timer."""
+        if self.interview.finished:
+            return
+        store = self.services.store()
+        try:
+            store.claim(self.interview.record.id)
+        except Exception as exc:  # another process took it over: say so, keep the draft
+            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
+            return
+        self.save_timer()
 
     def _clear_draft(self) -> None:
         self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
@@ -192,14 +280,15 @@ class InterviewScreen(Screen[None]):
         try:
             step = await self.interview.submit_answer(text)
             if step.grade is not None and not step.question_done:
-                self._add("examiner", f"_interim score {step.grade.overall:.1f}/10_")
+                self._add("feedback", interim_feedback(step.grade))
             if step.probe is not None:
                 await self._stream(step.probe)
                 return
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
+                        markup=False)
         finally:
             self.busy = False
 
@@ -207,6 +296,7 @@ class InterviewScreen(Screen[None]):
         """Stream the probe into the transcript as Markdown, chunk by chunk."""
         self.probe = probe
         msg = self._add("examiner", "")
+        assert isinstance(msg, Markdown)
         stream = Markdown.get_stream(msg)
         try:
             async for chunk in probe:
@@ -223,6 +313,8 @@ class InterviewScreen(Screen[None]):
         if self.probe is not None:
             await self.probe.cancel()
             self.notify("Stopped. The partial follow-up is kept.")
+        elif self.interview.use_offline():  # waiting for a slow model: the offline examiner takes over
+            self.notify(_("Switching to the offline examiner."), markup=False)
 
     def action_skip(self) -> None:
         if not self.busy:
@@ -244,12 +336,25 @@ class InterviewScreen(Screen[None]):
 
     @work(exclusive=True, group="examiner")
     async def action_end_followups(self) -> None:
-        if self.busy or not self.interview.current() or not self.interview.current().answers():  # type: ignore[union-attr]
+        """Grade now; a reply still in the box is submitted first, never dropped."""
+        if self.busy:
+            self.notify("The examiner is still talking (Esc stops it).")
+            return
+        editor = self.query_one("#answer", TextArea)
+        pending = editor.text if editor.text.strip() else None
+        cur = self.interview.current()
+        if cur is None or (not cur.answers() and pending is None):
             self.notify("Answer first, then end the follow-ups.")
             return
         self.busy = True
         try:
-            self._question_done(await self.interview.stop_probing())
+            if pending is not None:
+                editor.text = ""
+                self._clear_draft()
+                self._add("candidate", pending)
+            self._question_done(await self.interview.stop_probing(pending))
+        except Exception as exc:
+            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
         finally:
             self.busy = False
 
@@ -258,7 +363,13 @@ class InterviewScreen(Screen[None]):
         if hint is None:
             self.notify("No hint left: every key point is covered.")
             return
-        self._add("examiner", f"_Hint (−0.5): think about_ **{hint}**")
+        self._add("examiner", self._hint_text(hint))
+
+    @staticmethod
+    def _hint_text(hint: str) -> str:
+        from interviewer.render import md_escape
+
+        return "_" + _("Hint (−0.5 points): think about") + "_ **" + md_escape(hint) + "**"
 
     def _question_done(self, grade: Grade) -> None:
         from interviewer.tui.screens.feedback import FeedbackScreen
@@ -266,13 +377,24 @@ class InterviewScreen(Screen[None]):
         question = self.interview.question()
         if question is None:
             return
+        rec = self.interview.record
+        last = self.interview.index + 1 >= len(rec.questions)
         if self.interview.plan.feedback == "each":
-            self.app.push_screen(FeedbackScreen(grade, question), lambda _=None: self._next())
+            ends_drill = last and self._single_drill()
+            then = _("Back to Home") if ends_drill else _("Summary") if last else _("Next question")
+            due = self.services.store().card_due(question.id)
+            self.app.push_screen(FeedbackScreen(grade, question, then=then, due=due), lambda _=None: self._next())
         else:
             self._next()
 
+    def _single_drill(self) -> bool:
+        return self.interview.plan.mode == "drill" and len(self.interview.record.questions) == 1
+
     def _next(self) -> None:
         if self.interview.advance() is None:
+            if self._single_drill() and self.interview.plan.feedback == "each":
+                self.app.pop_screen()  # the feedback was the drill's result: no "interview summary"
+                return
             from interviewer.tui.screens.summary import SummaryScreen
 
             self.app.switch_screen(SummaryScreen(self.services, self.interview.record))
@@ -283,6 +405,7 @@ class InterviewScreen(Screen[None]):
         """Ask before quitting mid-answer; the draft is kept for resume either way."""
         from interviewer.tui.screens.confirm import ConfirmScreen
 
+        self.save_timer()
         if not self.query_one("#answer", TextArea).text.strip():
             self.app.exit()
             return

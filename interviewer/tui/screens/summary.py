@@ -11,47 +11,100 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
 from interviewer.engine.record import SessionRecord
-from interviewer.render import bar
+from interviewer.i18n import _, ngettext
+from interviewer.render import bar, md_escape
 from interviewer.tui.services import Services
 
 
 def summary_markdown(record: SessionRecord, services: Services) -> str:
+    """The session at a glance: each question with its title, score and penalties, then what to work on."""
     bank = services.bank()
-    lines = [f"# Interview summary · {record.id}", ""]
+    lang = record.plan.lang
+    title = {"drill": _("Drill summary"), "review": _("Review summary")}.get(record.plan.mode, _("Interview summary"))
+    lines = [f"# {title} · {record.id}", ""]
     overall = record.overall()
-    lines.append(f"**Mean score: {overall:.1f}/10**" if overall is not None else "_No question was graded._")
-    lines += ["", "| Question | Score | |", "|---|---|---|"]
+    answered = [q for q in record.questions if q.grade is not None and q.status != "skipped"]
+    skipped = [q for q in record.questions if q.status == "skipped"]
+    if overall is not None:
+        mean = ngettext(
+            "Mean score: {score}/10 over {n} answered question",
+            "Mean score: {score}/10 over {n} answered questions",
+            len(answered),
+        ).format(score=f"{overall:.1f}", n=len(answered))
+        lines.append(f"**{mean}**")
+    else:
+        lines.append("_" + _("No question was answered.") + "_")
+    if skipped:
+        lines.append("")
+        lines.append(
+            ngettext("{n} question skipped (not counted in the mean).", "{n} questions skipped (not counted in the mean).", len(skipped)).format(n=len(skipped))
+        )
+    lines += [
+        "",
+        f"| {_('Question')} | {_('Score')} | {_('Bar')} | {_('Penalties')} |",
+        "|---|---|---|---|",
+    ]
     by_track: dict[str, list[float]] = defaultdict(list)
-    weak: list[tuple[float, str, str]] = []
+    weak: list[tuple[str, list[tuple[float, str]]]] = []
     for q in record.questions:
-        if q.grade is None:
-            lines.append(f"| {q.question_id} | – | _{q.status}_ |")
+        question = bank.get(q.question_id) if q.question_id in bank else None
+        name = q.question_id + (" · " + _short(question.text.get(lang), 48) if question else "")
+        if q.grade is None or q.status == "skipped":
+            status = _("skipped") if q.status == "skipped" else _("not answered")
+            lines.append(f"| {md_escape(name)} | – | _{status}_ | |")
             continue
-        track: str = bank.get(q.question_id).track if q.question_id in bank else "?"
-        by_track[track].append(q.grade.overall)
-        lines.append(f"| {q.question_id} | {q.grade.overall:.1f} | `{bar(q.grade.overall / 10)}` |")
-        for c in q.grade.criteria:
-            weak.append((c.score / c.max, q.question_id, c.statement or c.id))
+        g = q.grade
+        by_track[question.track if question else "?"].append(g.overall)
+        penalties = []
+        if g.misconceptions:
+            penalties.append(f"−{sum(m.penalty for m in g.misconceptions):g} " + _("misconceptions"))
+        if g.hint_penalty:
+            penalties.append(f"−{g.hint_penalty:g} " + _("hints"))
+        lines.append(f"| {md_escape(name)} | {g.overall:.1f} | `{bar(g.overall / 10)}` | {', '.join(penalties)} |")
+        points = sorted((c.score / c.max, c.statement or c.id) for c in g.criteria if c.score / c.max < 0.5)
+        if points:
+            weak.append((q.question_id, points[:2]))
     if by_track:
-        lines += ["", "## Per track", ""]
+        lines += ["", "## " + _("Per track"), ""]
         for track, scores in sorted(by_track.items()):
-            lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 over {len(scores)} question(s)")
-    weakest = sorted(weak)[:5]
-    if weakest:
-        lines += ["", "## Weakest key points", ""]
-        lines += [f"- `{bar(f, 6)}` {qid}: {text}" for f, qid, text in weakest]
-    drills = sorted(
-        (q.grade.overall, q.question_id) for q in record.questions if q.grade is not None and q.grade.overall < 7
-    )
+            over = ngettext("over {n} question", "over {n} questions", len(scores)).format(n=len(scores))
+            lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 {over}")
+    if weak:
+        lines += ["", "## " + _("Weakest key points"), ""]
+        for qid, points in weak:
+            lines.append(f"- **{qid}**")
+            lines += [f"  - `{bar(f, 6)}` {md_escape(_short(text, 90))}" for f, text in points]
+    drills = sorted((q.grade.overall, q.question_id) for q in answered if q.grade is not None and q.grade.overall < 7)
     if drills:
-        lines += ["", "## Suggested drills", ""]
-        lines += [f"- Drill **{qid}** (scored {score:.1f}): Home → Mode: Drill" for score, qid in drills]
+        lines += ["", "## " + _("Suggested drills"), ""]
+        lines += [
+            "- " + _("Drill **{qid}** (scored {score}): Home → Mode: Drill, type {qid} in Find").format(qid=qid, score=f"{score:.1f}")
+            for score, qid in drills
+        ]
     return "\n".join(lines)
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def export_html(screen: Screen[None], services: Services, record: SessionRecord) -> None:
+    """Write the interview's HTML report under the data dir; in a browser (`serve`), also open it there."""
+    from interviewer.reports import report_html
+
+    out_dir = services.config.data_dir / "reports"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{record.id}.html"
+    path.write_text(report_html(record, services.bank()), encoding="utf-8")
+    screen.notify(_("Report written to {path}").format(path=path), timeout=6)
+    if screen.app.is_web:
+        screen.app.deliver_text(path, open_method="browser", mime_type="text/html")
 
 
 class SummaryScreen(Screen[None]):
     BINDINGS = [
-        Binding("e", "export", "Export report (HTML)"),
+        Binding("e,E", "export", "Export report (HTML)"),
         Binding("h", "home", "Home"),
         Binding("escape", "home", "Home", show=False),
     ]
@@ -67,13 +120,7 @@ class SummaryScreen(Screen[None]):
         yield Footer()
 
     def action_export(self) -> None:
-        from interviewer.reports import report_html
-
-        out_dir = self.services.config.data_dir / "reports"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"{self.record.id}.html"
-        path.write_text(report_html(self.record, self.services.bank()), encoding="utf-8")
-        self.notify(f"Report written to {path}", timeout=10)
+        export_html(self, self.services, self.record)
 
     def action_home(self) -> None:
         self.dismiss(None)
