@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from interviewer.bank.loader import Bank
 from interviewer.examiners.base import Exchange, Turn
@@ -167,3 +169,10 @@ def test_offline_paths_never_import_litellm() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_ascii_fast_path_folds_like_the_general_one(text: str) -> None:
+    from interviewer.examiners.llm.grading import normalise, normalise_any
+
+    assert normalise(text) == normalise_any(text)

@@ -38,7 +38,7 @@ from interviewer.examiners.base import Exchange
 from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
 from interviewer.examiners.llm import relevance
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
-from interviewer.examiners.offline.text import is_japanese, latin_tokens, split_sentences
+from interviewer.examiners.offline.text import is_japanese, split_sentences
 
 MIN_PIECE_CHARS = 12  # non-space characters per piece of a quote: "sure" proves nothing
 MIN_PIECE_WORDS = 3
@@ -50,6 +50,8 @@ _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\])\s*")
 _EDGE = " \t\n\"'“”‘’«»「」『』`"
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+_CHUNK = re.compile(r"\s+|\S+")
+_WORDS = re.compile(r"\w+")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
 
 
@@ -166,6 +168,23 @@ def _fold_char(c: str) -> str:
 
 def normalise(text: str) -> tuple[str, list[int]]:
     """Case- and whitespace-folded text, with each folded character's index in the original."""
+    if text.isascii():  # the common case, a chunk at a time: lowercase, whitespace runs as one space
+        parts: list[str] = []
+        index: list[int] = []
+        for m in _CHUNK.finditer(text):
+            if m.group(0)[0].isspace():
+                if parts and parts[-1] != " ":
+                    parts.append(" ")
+                    index.append(m.start())
+            else:
+                parts.append(m.group(0).lower())
+                index.extend(range(m.start(), m.end()))
+        return "".join(parts), index
+    return normalise_any(text)
+
+
+def normalise_any(text: str) -> tuple[str, list[int]]:
+    """`normalise` for any text, a character at a time (NFKC, casefold, typographic quotes folded)."""
     out: list[str] = []
     where: list[int] = []
     for i, c in enumerate(text):
@@ -190,8 +209,7 @@ def trivial(piece: str) -> bool:
     chars = len("".join(piece.split()))
     if is_japanese(piece):
         return chars < MIN_JA_CHARS
-    words = [w for w in latin_tokens(piece) if w not in (",", ":")]
-    return chars < MIN_PIECE_CHARS or len(words) < MIN_PIECE_WORDS
+    return chars < MIN_PIECE_CHARS or len(_WORDS.findall(piece)) < MIN_PIECE_WORDS
 
 
 @dataclass

@@ -235,11 +235,14 @@ class Context:
     def _find(self, phrase: tuple[str, ...], exact: tuple[bool, ...], polarity: bool) -> bool:
         if not all(w in (self.words if ex else self.prefixes) for w, ex in zip(phrase, exact, strict=True)):
             return False  # a word of the phrase is absent: no need to scan
-        n = len(phrase)
-        for i in range(len(self.tokens) - n + 1):
-            if all((self.tokens[i + k] == w) if ex else self.tokens[i + k].startswith(w)
-                   for k, (w, ex) in enumerate(zip(phrase, exact, strict=True))) and (
-                    not polarity or not any(t in _NEGATORS for t in self.tokens[max(0, i - 3) : i])):
+        n, tokens = len(phrase), self.tokens
+        first, first_exact = phrase[0], exact[0]
+        starts = [i for i, t in enumerate(tokens[: len(tokens) - n + 1])
+                  if (t == first if first_exact else t.startswith(first))]
+        for i in starts:
+            if all((tokens[i + k] == w) if ex else tokens[i + k].startswith(w)
+                   for k, (w, ex) in enumerate(zip(phrase[1:], exact[1:], strict=True), 1)) and (
+                    not polarity or not any(t in _NEGATORS for t in tokens[max(0, i - 3) : i])):
                 return True
         return False
 
