@@ -52,6 +52,7 @@ def summary_lines(a: Agreement, run: RunInfo) -> list[str]:
     out += [f"  {f'[{k}] n={g.n}':<24s}{_num(g.spearman)}" for k, g in [*a.by_lang.items(), *a.by_track.items()]]
     out += [
         f"pair-order accuracy       {_num(a.pair_accuracy)}",
+        f"  same question, grades >= 1 apart  {_num(a.question_pair_accuracy)}",
         f"mean absolute error       {_num(a.mae, 2)}",
     ]
     if a.by_kind:

@@ -75,6 +75,23 @@ def pair_order_accuracy(ref: Sequence[float], got: Sequence[float]) -> float:
     return agree / pairs if pairs else math.nan
 
 
+def question_pair_order(items: Sequence[Scored], min_gap: float = 1.0) -> float:
+    """Among pairs of answers to the same question whose reference grades are at least `min_gap`
+    apart, the share the scores order the same way (a tie in the scores counts half)."""
+    by_q: dict[str, list[Scored]] = defaultdict(list)
+    for s in items:
+        by_q[s.question_id].append(s)
+    good = total = 0.0
+    for group in by_q.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if abs(a.ref - b.ref) < min_gap:
+                    continue
+                total += 1
+                good += 0.5 if a.score == b.score else float((a.score - b.score) * (a.ref - b.ref) > 0)
+    return good / total if total else math.nan
+
+
 def mae(ref: Sequence[float], got: Sequence[float]) -> float:
     return statistics.fmean(abs(x - y) for x, y in zip(ref, got, strict=True)) if ref else math.nan
 
@@ -112,8 +129,9 @@ class Agreement:
 
     n: int
     spearman: float
-    pair_accuracy: float
+    pair_accuracy: float  # every pair of answers the reference orders
     mae: float
+    question_pair_accuracy: float = math.nan  # same-question pairs graded >= 1 point apart
     by_lang: dict[str, Group] = field(default_factory=dict)
     by_track: dict[str, Group] = field(default_factory=dict)
     by_kind: dict[str, KindMean] = field(default_factory=dict)
@@ -174,6 +192,7 @@ def agreement(items: Sequence[Scored]) -> Agreement:
         spearman=spearman(ref, got),
         pair_accuracy=pair_order_accuracy(ref, got),
         mae=mae(ref, got),
+        question_pair_accuracy=question_pair_order(items),
         by_lang=_groups(items, "lang"),
         by_track=_groups(items, "track"),
         by_kind=kinds,
