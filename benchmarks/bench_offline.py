@@ -9,6 +9,7 @@ Prints Spearman between offline scores and reference grades (overall and per
 language), the mean score of the adversarial kinds, how often a fluent-but-wrong
 answer scores below a partial answer to the same question, the median ms per
 answer, and the wall time of a 1,000-answer `grade --batch`, process start included.
+The statistics come from interviewer/evaluation.py, the code `interviewer eval` uses.
 """
 
 from __future__ import annotations
@@ -29,59 +30,22 @@ sys.path.insert(0, str(ROOT))
 
 from interviewer.bank.loader import load_bank  # noqa: E402
 from interviewer.calibration import CalibrationAnswer, load_all  # noqa: E402
+from interviewer.evaluation import Scored, fluent_wrong_vs_partial, question_pair_order, spearman  # noqa: E402
 from interviewer.examiners.offline.examiner import grade_text  # noqa: E402
 
 
-def ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float("nan")
+def _scored(scored: list[tuple[CalibrationAnswer, float]]) -> list[Scored]:
+    return [Scored(a.id, a.question_id, a.lang, a.question_id.split("-")[0], a.grade, s, a.kind) for a, s in scored]
 
 
 def pair_order(scored: list[tuple[CalibrationAnswer, float]], min_gap: float = 1.0) -> float:
     """Share of same-question answer pairs (reference grades >= min_gap apart) ordered like the reference; ties count half."""
-    by_q: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for a, s in scored:
-        by_q[a.question_id].append((a.grade, s))
-    good = total = 0.0
-    for items in by_q.values():
-        for i, (ra, sa) in enumerate(items):
-            for rb, sb in items[i + 1 :]:
-                if abs(ra - rb) < min_gap:
-                    continue
-                total += 1
-                good += 0.5 if sa == sb else float((sa - sb) * (ra - rb) > 0)
-    return good / total if total else float("nan")
+    return question_pair_order(_scored(scored), min_gap)
 
 
 def fluent_wrong_below_partial(scored: list[tuple[CalibrationAnswer, float]]) -> tuple[int, int, int]:
     """(questions, every fluent-wrong below every partial, question means in order)."""
-    per_q: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for a, s in scored:
-        per_q[a.question_id][a.kind].append(s)
-    pairs = wins = mean_wins = 0
-    for kinds in per_q.values():
-        if kinds["fluent_wrong"] and kinds["partial"]:
-            pairs += 1
-            wins += max(kinds["fluent_wrong"]) < min(kinds["partial"])
-            mean_wins += statistics.fmean(kinds["fluent_wrong"]) < statistics.fmean(kinds["partial"])
+    (wins, pairs), (mean_wins, _) = fluent_wrong_vs_partial(_scored(scored))
     return pairs, wins, mean_wins
 
 

@@ -168,10 +168,14 @@ class GradeResult(BaseModel):
     follow_up: str | None
     examiner: str
     note: str | None = None
+    samples: int = 1
+    spread: float | None = None  # with --samples K > 1: max - min of the K overall scores (0 = they agree)
 
 
-async def grade_request(examiner: Examiner, bank: Bank, req: Request) -> tuple[GradeResult, Grade]:
-    """Grade one answer; return the contract line and the full feedback.
+async def grade_request(
+    examiner: Examiner, bank: Bank, req: Request, follow_up: bool = True
+) -> tuple[GradeResult, Grade]:
+    """Grade one answer; return the contract line and the full feedback (`follow_up=False`: no probe call).
 
     A finished grade is kept whatever happens to the follow-up: if the model
     cannot write it, the offline examiner's probe is used and the note says so.
@@ -182,17 +186,19 @@ async def grade_request(examiner: Examiner, bank: Bank, req: Request) -> tuple[G
     exchange = Exchange(question, req.lang, [Turn("candidate", "answer", req.answer)], max_probes=1)
     grade = await examiner.grade(exchange)
     notes = [grade.note] if grade.note else []
-    try:
-        probe = await examiner.next_probe(exchange)
-        follow_up = await probe.collect() if probe else None
-        if probe is not None and probe.truncated:
-            notes.append(f"follow-up incomplete: {probe.truncated}")
-    except ExaminerError as exc:
-        from interviewer.examiners.offline.examiner import OfflineExaminer
+    follow_up_text: str | None = None
+    if follow_up:
+        try:
+            probe = await examiner.next_probe(exchange)
+            follow_up_text = await probe.collect() if probe else None
+            if probe is not None and probe.truncated:
+                notes.append(f"follow-up incomplete: {probe.truncated}")
+        except ExaminerError as exc:
+            from interviewer.examiners.offline.examiner import OfflineExaminer
 
-        offline_probe = await OfflineExaminer().next_probe(exchange)
-        follow_up = await offline_probe.collect() if offline_probe else None
-        notes.append(f"offline follow-up: {exc}")
+            offline_probe = await OfflineExaminer().next_probe(exchange)
+            follow_up_text = await offline_probe.collect() if offline_probe else None
+            notes.append(f"offline follow-up: {exc}")
     result = GradeResult(
         id=req.id,
         question_id=req.question_id,
@@ -200,25 +206,27 @@ async def grade_request(examiner: Examiner, bank: Bank, req: Request) -> tuple[G
         verdict=grade.verdict,
         criteria=grade.criteria,
         misconceptions=grade.misconceptions,
-        follow_up=follow_up,
+        follow_up=follow_up_text,
         examiner=grade.examiner,
         note="; ".join(notes) or None,
+        samples=grade.samples,
+        spread=grade.spread,
     )
     return result, grade
 
 
 async def grade_or_fallback(
     examiner: Examiner, bank: Bank, req: Request, sem: asyncio.Semaphore | None = None,
-    retries: int = UNAVAILABLE_RETRIES,
+    retries: int = UNAVAILABLE_RETRIES, follow_up: bool = True,
 ) -> GradeResult:
     """Grade with the examiner; while the model is paused wait and retry, then grade offline, labelled."""
     last: ExaminerUnavailable | None = None
     for attempt in range(retries + 1):
         try:
             if sem is None:
-                return (await grade_request(examiner, bank, req))[0]
+                return (await grade_request(examiner, bank, req, follow_up))[0]
             async with sem:
-                return (await grade_request(examiner, bank, req))[0]
+                return (await grade_request(examiner, bank, req, follow_up))[0]
         except ExaminerUnavailable as exc:
             last = exc
             if exc.retry_in is None or attempt == retries:
@@ -226,7 +234,7 @@ async def grade_or_fallback(
             await asyncio.sleep(exc.retry_in + random.uniform(0.0, 0.25))  # outside the semaphore
     from interviewer.examiners.offline.examiner import OfflineExaminer
 
-    result, _ = await grade_request(OfflineExaminer(), bank, req)
+    result, _ = await grade_request(OfflineExaminer(), bank, req, follow_up)
     why = f"offline grade: the model could not grade this line ({last})"
     result.note = f"{why}; {result.note}" if result.note else why
     return result
@@ -239,6 +247,7 @@ async def grade_batch(
     default_lang: str,
     concurrency: int = 4,
     on_done: Callable[[], None] | None = None,
+    follow_up: bool = True,
 ) -> AsyncIterator[dict[str, Any]]:
     """Grade every line with up to `concurrency` in flight; yield results in input order.
 
@@ -252,7 +261,7 @@ async def grade_batch(
         try:
             req = parse_line(decode_line(line, n), n, bank, default_lang)
             rid = req.id
-            return (await grade_or_fallback(examiner, bank, req, sem)).model_dump(mode="json")
+            return (await grade_or_fallback(examiner, bank, req, sem, follow_up=follow_up)).model_dump(mode="json")
         except InputError as exc:
             return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}
         except Exception as exc:  # one failed line must not stop the batch

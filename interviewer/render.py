@@ -47,6 +47,16 @@ def bar(fraction: float, width: int = 10) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
+def confidence(grade: Grade) -> str | None:
+    """How far the self-consistency samples agreed (None for a single grade)."""
+    if grade.samples < 2 or grade.spread is None:
+        return None
+    level = (tr("high", grade.lang) if grade.spread <= 1.0 else tr("medium", grade.lang) if grade.spread <= 2.5
+             else tr("low", grade.lang))
+    return tr("Confidence: {level} ({n} gradings, scores within {spread:.1f} points)", grade.lang).format(
+        level=level, n=grade.samples, spread=grade.spread)
+
+
 def score_breakdown(grade: Grade) -> str | None:
     """How the rubric rows and the penalties make the header score; None when nothing is taken off.
 
@@ -102,6 +112,8 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
         lines += ["", f"{t['adds']}:"] + [f"  - {x}" for x in grade.strong_answer_adds]
     if grade.references:
         lines += ["", f"{t['refs']}:"] + [f"  - {r}" for r in grade.references]
+    if conf := confidence(grade):
+        lines += ["", conf]
     if grade.note:
         lines += ["", f"{t['note']}: {grade.note}"]
     if follow_up:
@@ -134,6 +146,8 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
         out += ["", f"### {t['adds']}"] + [f"- {_md(x)}" for x in grade.strong_answer_adds]
     if grade.references:
         out += ["", f"### {t['refs']}"] + [f"- {_md(r)}" for r in grade.references]
+    if conf := confidence(grade):
+        out += ["", f"_{_md(conf)}_"]
     if grade.note:
         out += ["", f"_{t['note']}: {_md(grade.note)}_"]
     return strip_control("\n".join(out))

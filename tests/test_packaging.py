@@ -33,6 +33,8 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "assert str(LOCALE_DIR).startswith(%r), LOCALE_DIR;"
         "assert (LOCALE_DIR / 'ja' / 'LC_MESSAGES' / 'interviewer.mo').is_file();"
         "assert tr('Score', 'ja') == 'スコア' and tr('Score', 'it') == 'Punteggio';"
+        "from interviewer.eval_set import builtin_set, parse_set;"
+        "label, text = builtin_set(); assert len(parse_set(label, text, load_bank())) == 210;"
         "print(len(load_bank()))" % (str(target), str(target))
     )
     env = {**os.environ, "PYTHONPATH": str(target)}

@@ -50,6 +50,7 @@ async def diagnose(choice: ExaminerChoice, live: bool) -> list[Check]:
     from interviewer.examiners.llm.errors import endpoint_label, key_env_var, provider_of
     from interviewer.examiners.llm.policy import RetryPolicy
     from interviewer.examiners.llm.runtime import aload_litellm
+    from interviewer.examiners.llm.structured import schema_mode
     from interviewer.examiners.llm.tokens import model_info
 
     checks: list[Check] = []
@@ -83,7 +84,8 @@ async def diagnose(choice: ExaminerChoice, live: bool) -> list[Check]:
     checks.append(Check("model map", "info",
                         f"price in {_usd_per_million(info.input_cost)}, out {_usd_per_million(info.output_cost)}"
                         f"{'' if info.priced else ' (cost will show as unknown)'}; "
-                        f"{window}; structured output: {'json_schema' if info.supports_schema else 'JSON in text'}"))
+                        f"{window}"))
+    checks.append(Check("structured", "info", schema_mode(model, choice.api_base, info.supports_schema)[1]))
     if choice.max_cost is not None and not info.priced:
         checks.append(Check("budget", "warn", f"--max-cost ${choice.max_cost:g} cannot be enforced: the price is unknown"))
     if not live:

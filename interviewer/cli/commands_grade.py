@@ -42,8 +42,18 @@ def _keep_max_cost(ctx: click.Context, _param: click.Parameter, value: float | N
     return value
 
 
+def _keep_samples(ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
+    if value is not None:
+        ctx.meta["interviewer.samples"] = value
+    return value
+
+
 def examiner_options(f: F) -> F:
-    """--examiner, --model, --api-base and --max-cost, shared by every command that grades."""
+    """--examiner, --model, --api-base, --max-cost and --samples, shared by every command that grades."""
+    f = click.option("--samples", type=click.IntRange(1, 9), default=None, expose_value=False, metavar="K",
+                     callback=_keep_samples,
+                     help="LLM examiner: grade K times and keep each criterion's median; the spread is "
+                          "shown as the grade's confidence (default 1).")(f)
     f = click.option("--max-cost", type=click.FloatRange(min=0), default=None, expose_value=False, metavar="USD",
                      callback=_keep_max_cost, help="Stop LLM calls once this much is spent (USD).")(f)
     f = click.option("--api-base", default=None, help="OpenAI-compatible base URL. Env: INTERVIEWER_API_BASE.")(f)
@@ -58,6 +68,9 @@ def build_examiner(c: Ctx, kind: str | None, model: str | None, api_base: str | 
     max_cost = ctx.meta.get("interviewer.max_cost") if ctx is not None else None
     if max_cost is not None:
         choice.max_cost = max_cost
+    samples = ctx.meta.get("interviewer.samples") if ctx is not None else None
+    if samples is not None:
+        choice.samples = samples
     try:
         return make_examiner(choice)
     except ExaminerConfigError as exc:

@@ -182,6 +182,7 @@ def main() -> None:
     """Console-script entry point."""
     from interviewer.cli import (  # noqa: F401 - register commands
         commands_doctor,
+        commands_eval,
         commands_grade,
         commands_history,
         commands_run,

@@ -27,6 +27,7 @@ class ExaminerChoice:
     fallback_models: list[str] = field(default_factory=list)
     max_cost: float | None = None
     timeout: float = 60.0
+    samples: int = 1  # LLM grades per answer (self-consistency); the per-criterion median is kept
 
     @classmethod
     def from_config(

@@ -66,6 +66,8 @@ class Grade(BaseModel):
     strong_answer_adds: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list)
     note: str | None = Field(default=None, description="e.g. why an LLM grade fell back to offline")
+    samples: int = Field(default=1, ge=1, description="LLM grades combined (self-consistency, --samples)")
+    spread: float | None = Field(default=None, ge=0, description="max - min of the overall over the samples")
 
 
 def compute_overall(

@@ -1,7 +1,9 @@
 """A fake model that behaves sensibly: it reads the examiner's prompt like a model would and
 answers with the offline examiner's judgement, in the LLM reply formats.
 
-It lets the examiner contract run end to end over HTTP. `gullible=True` makes
+It lets the examiner contract run end to end over HTTP. Its quotes are the
+offline examiner's evidence sentences that state the point, else the answer's
+sentence that states it best (what a careful model quotes). `gullible=True` makes
 it a model fooled by the candidate: full credit, quoting whatever the answer
 says, which the examiner's own checks must neutralise.
 """
@@ -12,7 +14,11 @@ import json
 import re
 
 from interviewer.bank.loader import Bank
+from interviewer.bank.models import KeyPoint, Question
+from interviewer.examiners.grade import CriterionScore
+from interviewer.examiners.llm import relevance
 from interviewer.examiners.offline.examiner import COVERED, analyse
+from interviewer.examiners.offline.text import split_sentences
 from tests.llm.fakeserver import Reply, Seen
 
 _LANGS = {"English": "en", "Italian": "it", "Japanese": "ja"}
@@ -35,6 +41,15 @@ def question_id(seen: Seen) -> str:
 def language(seen: Seen) -> str:
     m = re.search(r"^Interview language: (\w+)", str(seen.messages[0]["content"]), flags=re.M)
     return _LANGS.get(m.group(1), "en") if m else "en"
+
+
+def _kp(q: Question, kid: str) -> KeyPoint:
+    assert q.rubric is not None
+    return next(k for k in q.rubric.key_points if k.id == kid)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.text for s in split_sentences(text)]
 
 
 class Oracle:
@@ -64,8 +79,19 @@ class Oracle:
             return Reply.text(json.dumps(reply))
         a = analyse(q, text, lang)
         reply = {
-            "criteria": [{"id": c.id, "coverage": round(c.score / c.max, 3), "evidence": c.evidence}
+            "criteria": [{"id": c.id, "coverage": round(c.score / c.max, 3), "evidence": self.quotes(q, text, lang, c)}
                          for c in a.criteria],
             "misconceptions": [{"id": m.id, "quote": m.quote} for m in a.misconceptions],
         }
         return Reply.text(json.dumps(reply, ensure_ascii=False))
+
+    @staticmethod
+    def quotes(q: Question, text: str, lang: str, c: CriterionScore) -> list[str]:
+        """Like a careful model: the offline evidence that states the point, else the sentence that does."""
+        if c.score <= 0:
+            return []
+        good = [e for e in c.evidence if relevance.supports(q, _kp(q, c.id), lang, e)]
+        if good:
+            return good
+        best = max(_sentences(text), key=lambda s: relevance.key_point_scores(q, lang, s)[c.id], default="")
+        return [best] if best else c.evidence

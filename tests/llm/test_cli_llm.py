@@ -91,6 +91,7 @@ def test_doctor_ready(fake_llm: FakeLLM) -> None:
     assert "OPENAI_API_KEY: set (value not shown)" in out and FAKE_KEY not in out
     assert "answered in" in out and "reachable" in out
     assert len(fake_llm.requests) == 1 and fake_llm.requests[0].body["max_tokens"] == 5
+    assert "structured json_schema in response_format (OpenAI-compatible server" in out
 
 
 def test_doctor_diagnoses(fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,10 +32,17 @@ from interviewer.examiners.llm.client import (
     chunk_usage,
 )
 from interviewer.examiners.llm.errors import redact
-from interviewer.examiners.llm.grading import ReplyError, build_grade, grade_schema, parse_reply
+from interviewer.examiners.llm.grading import (
+    ReplyError,
+    build_grade,
+    combine_samples,
+    grade_schema,
+    parse_reply,
+)
 from interviewer.examiners.llm.policy import RetryPolicy
 from interviewer.examiners.llm.runtime import aload_litellm
 from interviewer.examiners.llm.sanitize import StreamSanitizer, scrub
+from interviewer.examiners.llm.structured import schema_mode
 from interviewer.examiners.llm.tokens import (
     CallUsage,
     ModelInfo,
@@ -72,8 +79,10 @@ class LLMExaminer(Examiner):
         context_window: int | None = None,
         probe_max_tokens: int = PROBE_MAX_TOKENS,
         grade_max_tokens: int = GRADE_MAX_TOKENS,
+        samples: int = 1,
     ) -> None:
         self.name = model
+        self.samples = max(1, samples)  # grades per answer; the model's own temperature makes them differ
         self.client = LLMClient(model, api_base, fallback_models, policy)
         self.max_cost = max_cost
         self.meter = UsageMeter()
@@ -101,6 +110,7 @@ class LLMExaminer(Examiner):
             fallback_models=list(choice.fallback_models),
             max_cost=choice.max_cost,
             policy=RetryPolicy.for_timeout(choice.timeout),
+            samples=choice.samples,
         )
 
     def bind_usage(self, sink: UsageSink) -> None:
@@ -351,6 +361,13 @@ class LLMExaminer(Examiner):
 
     # -- grading ----------------------------------------------------------------
     async def grade(self, exchange: Exchange) -> Grade:
+        """One grade, or with `samples` K > 1 the per-criterion median of K grades (self-consistency)."""
+        if self.samples <= 1 or not exchange.answered() or exchange.question.rubric is None:
+            return await self._grade_once(exchange)
+        grades = await asyncio.gather(*(self._grade_once(exchange) for _ in range(self.samples)))
+        return combine_samples(list(grades), exchange)
+
+    async def _grade_once(self, exchange: Exchange) -> Grade:
         question = exchange.question
         if question.rubric is None:
             raise ValueError(f"question {question.id} has no rubric to grade against")
@@ -366,15 +383,10 @@ class LLMExaminer(Examiner):
             model = self.client.model
             info = self._model_info(litellm, model)
             counter = self._counter(model)
-            use_schema = info.supports_schema and model not in self._no_schema
-            rendered = prompts.grade_messages(
-                self._prefix(exchange), clean, counter, self._window(info), self.grade_max_tokens, schema,
-                schema_in_prompt=not use_schema,
-            )
-            messages = rendered.messages
-            if attempt == 1 and error is not None:
-                messages = [*messages, {"role": "assistant", "content": reply_text[:4000]},
-                            prompts.repair_message(str(error), schema)]
+            use_schema = self.sends_schema(model, info)
+
+            repair = (reply_text, str(error)) if attempt == 1 and error is not None else None
+            messages = self._grade_messages(exchange, clean, counter, info, schema, not use_schema, repair)
             prompt_tokens = counter.count_messages(messages)
             self._check_budget(info, prompt_tokens, self.grade_max_tokens)
             fmt = {"type": "json_schema", "json_schema": {"name": "grade", "schema": schema, "strict": True}}
@@ -382,7 +394,10 @@ class LLMExaminer(Examiner):
                 done = await self.client.complete(messages, self.grade_max_tokens, fmt if use_schema else None)
             except RequestFailed as exc:
                 if exc.failure.schema_unsupported and use_schema:
-                    self._no_schema.add(model)  # this model refuses response_format: JSON in text from now on
+                    self._no_schema.add(model)  # this model refuses response_format: schema in the prompt from now on
+                    log.info("%s refused response_format; the schema goes in the prompt", model)
+                    messages = self._grade_messages(exchange, clean, counter, info, schema, True, repair)
+                    prompt_tokens = counter.count_messages(messages)
                     try:
                         done = await self.client.complete(messages, self.grade_max_tokens, None)
                     except RequestFailed as again:
@@ -399,6 +414,27 @@ class LLMExaminer(Examiner):
                 continue
             return build_grade(reply, exchange, done.model, ignored)
         return self._offline_grade(exchange, f"the model's grade was unusable twice ({error})")
+
+    def _grade_messages(
+        self, exchange: Exchange, clean: Exchange, counter: TokenCounter, info: ModelInfo, schema: dict[str, Any],
+        in_prompt: bool, repair: tuple[str, str] | None,
+    ) -> list[dict[str, str]]:
+        """The grade request's messages; `repair` = (the unusable reply, why) adds the repair turn."""
+        rendered = prompts.grade_messages(
+            self._prefix(exchange), clean, counter, self._window(info), self.grade_max_tokens, schema,
+            schema_in_prompt=in_prompt,
+        )
+        if repair is None:
+            return rendered.messages
+        return [*rendered.messages, {"role": "assistant", "content": repair[0][:4000]},
+                prompts.repair_message(repair[1], schema)]
+
+    def sends_schema(self, model: str, info: ModelInfo) -> bool:
+        """True when this model's grade request carries response_format (see `structured`)."""
+        if model in self._no_schema:
+            return False
+        base = next((t.base for t in self.client.targets if t.model == model), None)
+        return schema_mode(model, base, info.supports_schema)[0]
 
     def _record_completion(self, kind: str, done: Completion, prompt_tokens: int, litellm: Any) -> None:
         reported = done.prompt_tokens is not None and done.completion_tokens is not None

@@ -8,7 +8,9 @@ byte-identical for every call about one question; everything that changes
 Candidate text is data. Each request draws a fresh random tag; every answer
 goes inside `<tag> ... </tag>`, and any occurrence of the tag in the
 candidate's text is neutralised, so an answer can neither close its block
-nor forge an examiner turn.
+nor forge an examiner turn. Earlier follow-ups were written by a model and
+are untrusted too: they go inside `<tag from="examiner"> ... </tag>` blocks,
+scrubbed of sentences addressed to the grader, never in the trusted text.
 
 Trim policy (the conversation must fit the model's context window): the
 system prefix and the task instructions are never cut. The transcript must
@@ -34,12 +36,14 @@ from typing import Any
 
 from interviewer.bank.models import Question
 from interviewer.examiners.base import Exchange, Turn
+from interviewer.examiners.llm.sanitize import scrub
 from interviewer.examiners.llm.tokens import TokenCounter
 
 LANG_NAMES = {"en": "English", "it": "Italian (italiano)", "ja": "Japanese (日本語)"}
 MIN_KEEP = 400  # characters an answer is never trimmed below
 MARGIN = 0.05
 _TAG_PREFIX = "answer-"
+PROBE_ATTR = 'from="examiner"'  # marks a data block holding an earlier model-written follow-up
 
 
 def prompts_dir() -> Path:
@@ -129,7 +133,10 @@ def _render(segs: list[_Segment], tag: str) -> str:
     out: list[str] = ["Examiner: (the question above)"]
     for s in segs:
         if s.kind == "probe":
-            out.append(f"Examiner follow-up: {neutralise(' '.join(s.text.split()), tag)}")
+            # A probe was written by a model: untrusted data, inside a block like the answers, and
+            # scrubbed of anything addressed to the grader.
+            probe, _ = scrub(" ".join(s.text.split()))
+            out.append(f"Examiner follow-up:\n<{tag} {PROBE_ATTR}>\n{neutralise(probe, tag)}\n</{tag}>")
         elif s.kind == "note":
             out.append(f"Examiner note: {neutralise(s.text, tag)}")
         else:

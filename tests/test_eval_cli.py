@@ -1,0 +1,79 @@
+"""`interviewer eval`: agreement with hand-graded answers, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from interviewer.bank.loader import Bank
+from interviewer.calibration import load_all
+from interviewer.evaluation import Scored, agreement
+from interviewer.examiners.offline.examiner import grade_text
+from tests.conftest import ROOT, run_cli
+from tests.test_evaluation import reference_spearman
+
+
+def test_shipped_set_matches_the_blind_yaml() -> None:
+    out = subprocess.run([sys.executable, "tools/export_eval_set.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "210 answers" in out.stdout
+
+
+def test_offline_eval_reproduces_the_benchmark_figures(bank: Bank) -> None:
+    r = run_cli("eval", "--examiner", "offline", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    # What benchmarks/bench_offline.py --set blind computes: grade_text over tests/data/blind.
+    answers = load_all(ROOT / "tests" / "data" / "blind")
+    ref = agreement([Scored(a.id, a.question_id, a.lang, bank.get(a.question_id).track, a.grade,
+                            grade_text(bank.get(a.question_id), a.answer, a.lang).overall, a.kind) for a in answers])
+    got = report["agreement"]
+    assert got["n"] == ref.n == 210
+    assert abs(got["spearman"] - ref.spearman) < 1e-9 and abs(got["mae"] - ref.mae) < 1e-9
+    assert got["fluent_wrong_below_partial"] == list(ref.fluent_wrong_below_partial)
+    assert {k: v["spearman"] for k, v in got["by_lang"].items()} == {k: v.spearman for k, v in ref.by_lang.items()}
+    assert report["cost_usd"] == 0.0 and report["tokens"] == {"prompt": 0, "completion": 0}
+    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_outside_set_text_json_and_html(tmp_path: Path) -> None:
+    rows = [
+        ("o1", "algo-05", "en", 9, "strong", "PPO uses a learned critic with GAE; lambda trades bias for variance. "
+         "GRPO drops the critic and normalises rewards by the group mean and std."),
+        ("o2", "algo-05", "en", 2, "fluent_wrong", "GRPO uses a critic and the baseline adds bias to the gradient."),
+        ("o3", "algo-05", "it", 5, "partial", "Sottrarre una baseline riduce la varianza senza introdurre bias."),
+        ("o4", "algo-01", "en", 0, None, "I like pizza."),
+        ("o5", "infra-01", "en", 4, None, "Weights are synced from the trainer to the inference engine."),
+    ]
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps({"id": i, "question_id": q, "lang": lg, "ref_score": s, "kind": k,
+                                          "answer": a}) for i, q, lg, s, k, a in rows) + "\n", encoding="utf-8")
+    html = tmp_path / "report.html"
+    r = run_cli("eval", "--set", str(path), "--examiner", "offline", "--format", "json", "-o", str(html))
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    scores = {x["id"]: x["score"] for x in report["answers"]}
+    outside = reference_spearman([float(s) for _, _, _, s, _, _ in rows], [scores[i] for i, *_ in rows])
+    assert abs(report["agreement"]["spearman"] - outside) < 0.01
+    page = html.read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>") and "<svg" in page and page.count("<circle") == 5
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "<script" not in page
+    text = run_cli("eval", "--set", str(path), "--examiner", "offline")
+    assert text.returncode == 0
+    assert "Spearman (all)" in text.stdout and "pair-order accuracy" in text.stdout
+    assert "Agreement plot" in text.stdout and "cost $0 (offline)" in text.stdout
+
+
+def test_bad_set_names_file_line_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(
+        '{"id": "a", "question_id": "algo-05", "answer": "x", "ref_score": 11}\n'
+        '{"id": "b", "question_id": "nope", "answer": "x", "ref_score": 3}\n'
+        "not json\n", encoding="utf-8")
+    r = run_cli("eval", "--set", str(path))
+    assert r.returncode == 2
+    assert f"{path}:1: ref_score: must be a number from 0 to 10" in r.stderr
+    assert f"{path}:2: question_id: unknown question 'nope'" in r.stderr
+    assert f"{path}:3: invalid JSON" in r.stderr
