@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-Kind = Literal["strong", "partial", "fluent_wrong", "off_topic", "buzzword", "grader_addressed"]
+# The built-in sets use the first six kinds; tuning and held-out sets add adversarial ones
+# (negated, reversed, paraphrase, shorthand, other_question, rambling, code_mixed, ...).
+KINDS = ("strong", "partial", "fluent_wrong", "off_topic", "buzzword", "grader_addressed")
+Kind = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class CalibrationAnswer(BaseModel):
@@ -23,6 +26,7 @@ class CalibrationAnswer(BaseModel):
     reason: str = Field(min_length=1)
     answer: str = Field(min_length=1)
     question_id: str = ""
+    parity: str | None = Field(default=None, description="answers sharing this id say the same thing in en/it/ja")
 
 
 class CalibrationFile(BaseModel):

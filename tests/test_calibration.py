@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from benchmarks.bench_offline import spearman
+from benchmarks.bench_offline import fluent_wrong_below_partial, parity, spearman
 from interviewer.bank.loader import Bank
 from interviewer.calibration import CalibrationAnswer, load_all
 from interviewer.examiners.offline.examiner import grade_text
@@ -38,12 +38,13 @@ def test_every_question_has_the_required_calibration_answers(bank: Bank) -> None
 
 
 def test_ranking_agrees_with_reference_grades(graded: list[tuple[CalibrationAnswer, float]]) -> None:
-    assert spearman([a.grade for a, _ in graded], [s for _, s in graded]) >= 0.85
+    # 0.85 before the second-generation examiner; 0.907 with it (claim polarity, stems/lemmas, calibrated rows)
+    assert spearman([a.grade for a, _ in graded], [s for _, s in graded]) >= 0.89
 
 
 def test_adversarial_kinds_score_low(graded: list[tuple[CalibrationAnswer, float]]) -> None:
     adversarial = [s for a, s in graded if a.kind in {"fluent_wrong", "buzzword", "grader_addressed"}]
-    assert statistics.fmean(adversarial) <= 1.5
+    assert statistics.fmean(adversarial) <= 1.0  # 1.5 before; 0.47 now
 
 
 def test_fluent_but_wrong_below_partial(graded: list[tuple[CalibrationAnswer, float]]) -> None:
@@ -53,3 +54,38 @@ def test_fluent_but_wrong_below_partial(graded: list[tuple[CalibrationAnswer, fl
     pairs = [(d["fluent_wrong"], d["partial"]) for d in per_q.values() if d["fluent_wrong"] and d["partial"]]
     wins = sum(statistics.fmean(fw) < statistics.fmean(p) for fw, p in pairs)
     assert wins / len(pairs) >= 0.95
+
+
+@pytest.fixture(scope="module")
+def blind(bank: Bank) -> list[tuple[CalibrationAnswer, float]]:
+    return [(a, grade_text(bank.get(a.question_id), a.answer, a.lang).overall) for a in load_all(ROOT / "tests" / "data" / "blind")]
+
+
+@pytest.fixture(scope="module")
+def tuning(bank: Bank) -> list[tuple[CalibrationAnswer, float]]:
+    return [(a, grade_text(bank.get(a.question_id), a.answer, a.lang).overall) for a in load_all(ROOT / "tests" / "data" / "tuning")]
+
+
+def test_blind_set_floors(blind: list[tuple[CalibrationAnswer, float]]) -> None:
+    """Answers written without seeing the rubrics: 0.816 and 77%/86% before, 0.831 and 77%/86% now."""
+    assert spearman([a.grade for a, _ in blind], [s for _, s in blind]) >= 0.82
+    pairs, _, mean_wins = fluent_wrong_below_partial(blind)
+    assert mean_wins / pairs >= 0.85
+
+
+def test_tuning_set_floors(tuning: list[tuple[CalibrationAnswer, float]]) -> None:
+    """Answers written to beat keyword matching (negated, reversed, paraphrase, shorthand, rambling, code-mixed).
+
+    Figures at the tuning freeze: Spearman 0.758, negated mean 1.06, reversed 1.30, fluent-wrong 1.49,
+    mean parity spread 1.03. Paraphrase (3.7 against 8.6) and shorthand (4.6 against 8.1) are far from
+    their targets and have no floor here: keyword cues cannot credit answers without the vocabulary.
+    """
+    assert spearman([a.grade for a, _ in tuning], [s for _, s in tuning]) >= 0.74
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for a, s in tuning:
+        by_kind[a.kind].append(s)
+    assert statistics.fmean(by_kind["negated"]) <= 1.5
+    assert statistics.fmean(by_kind["reversed"]) <= 2.0
+    assert statistics.fmean(by_kind["fluent_wrong"]) <= 2.0
+    spreads = parity(tuning)
+    assert spreads and statistics.fmean(spreads) <= 1.2

@@ -1,6 +1,7 @@
 """Check a question's rubric against the offline examiner, for rubric authors.
 
     python tools/check_rubric.py algo-05 [algo-06 ...]   (no ids: every question)
+    python tools/check_rubric.py path/to/custom.yaml      (a question file of your own bank)
 
 For each question: every key point's statement (en/it/ja) must hit its own
 cues; no statement may trigger a misconception; each misconception's claim
@@ -73,8 +74,17 @@ def check(question: Question) -> int:
     return problems
 
 
+def redundant_alternatives(path: Path) -> int:
+    """Alternatives the stem/lemma matcher no longer needs (tools/shrink_cues.py removes them)."""
+    from tools.shrink_cues import plan
+
+    counts = plan(path)[1]
+    return counts.before - counts.after
+
+
 def main(ids: list[str]) -> int:
-    files = [ROOT / "question_bank" / f"{i}.yaml" for i in ids] if ids else sorted(
+    # an argument ending in .yaml/.toml is a file (a custom bank); anything else is a built-in question id
+    files = [Path(i) if i.endswith((".yaml", ".yml", ".toml")) else ROOT / "question_bank" / f"{i}.yaml" for i in ids] if ids else sorted(
         (ROOT / "question_bank").glob("*.yaml")
     )
     total = 0
@@ -87,6 +97,10 @@ def main(ids: list[str]) -> int:
             continue
         print(f"{q.id}:")
         total += check(q)
+        if f.suffix in (".yaml", ".yml"):
+            extra = redundant_alternatives(f)
+            if extra:
+                print(f"  note: {extra} cue alternative(s) are redundant under stem/lemma matching (python tools/shrink_cues.py {f})")
     print("OK" if total == 0 else f"{total} problem(s)")
     return 1 if total else 0
 

@@ -8,12 +8,15 @@ Cue syntax (used by the offline examiner, see `interviewer.examiners.offline`):
 a cue is one or more *terms* joined by ``+``; all terms must occur in the same
 sentence of the answer, in any order. A term lists alternatives joined by
 ``|``. In English and Italian an alternative matches words that *start* with
-it (``reduc`` matches "reduce", "reduction"); alternatives of three characters
-or fewer, or ending in ``=``, match whole words only; several words form a
-phrase matched in order. In Japanese an alternative matches anywhere in the
-sentence (there are no spaces). A term preceded by a negation ("not", "non",
-"senza") or, in Japanese, followed by one (ない, ません, ず), does not count,
-unless the negation is itself part of the cue.
+it or whose Snowball stem starts with its stem (``reduce`` matches "reduction",
+``scaled`` matches "scaling"); alternatives of three characters or fewer match
+whole words only, and one ending in ``=`` matches exactly that written form;
+several words form a phrase matched in order (articles optional). In Japanese
+an alternative matches anywhere in the sentence, or by dictionary form
+(SudachiPy). A term preceded by a negation ("not", "non", "senza") or, in
+Japanese, followed by one (ない, ません, ず), does not count, unless the negation
+is itself part of the cue; such a sentence contradicts the key point.
+See docs/RUBRIC_GUIDE.md.
 """
 
 from __future__ import annotations

@@ -77,8 +77,9 @@ def read_answer(answer: str | None, answer_file: str | None) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {answer_file}: {exc}", param_hint="--answer-file") from None
         if len(answer) > MAX_ANSWER_CHARS:
-            raise click.BadParameter(f"{answer_file} has more than {MAX_ANSWER_CHARS:,} characters, the limit "
-                                     "(an interview answer, not a document)", param_hint="--answer-file")
+            raise click.BadParameter(f"{answer_file} has more than {MAX_ANSWER_CHARS:,} characters; the limit is "
+                                     f"{MAX_ANSWER_CHARS:,} (an interview answer, not a document)",
+                                     param_hint="--answer-file")
     assert answer is not None
     try:
         return check_answer(answer)

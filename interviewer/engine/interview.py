@@ -75,7 +75,10 @@ class Interview:
         record.examiner = examiner.name
         claim = getattr(store, "claim", None)
         if callable(claim) and not record.finished:  # refuse now if another process has it open
-            claim(record.id)
+            try:
+                claim(record.id)
+            except Exception as exc:  # a full disk cannot take the lease: go on in memory (SessionBusy is raised)
+                self._save_failed(exc)
         bind = getattr(examiner, "bind_usage", None)
         if callable(bind):  # an LLM examiner adds its tokens and cost to this interview's record
             bind(record.usage)
@@ -142,15 +145,22 @@ class Interview:
         try:
             self.store.save_session(self.record)
         except Exception as exc:  # nothing typed may be lost to a storage failure: the record stays in memory
-            log.warning("saving the interview failed: %s", exc)
-            if self.unsaved is None:
-                self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
-                                 "the disk allows; nothing you typed is lost.").format(why=exc))
-            self.unsaved = str(exc)
+            self._save_failed(exc)
             return
         if self.unsaved is not None:
             self.unsaved = None
             self.on_notice(_("The interview is saved again."))
+
+    def _save_failed(self, exc: Exception) -> None:
+        from interviewer.storage.db import SessionBusy
+
+        if isinstance(exc, SessionBusy):  # another live process has this interview open: refuse, loudly
+            raise exc
+        log.warning("saving the interview failed: %s", exc)
+        if self.unsaved is None:
+            self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
+                             "the disk allows; nothing you typed is lost.").format(why=exc))
+        self.unsaved = str(exc)
 
     def save(self) -> bool:
         """Try to commit now (e.g. on exit); True when the record is on disk."""

@@ -27,6 +27,9 @@ class CriterionScore(BaseModel):
     score: float = Field(ge=0)
     max: float = Field(gt=0)
     evidence: list[str] = Field(default_factory=list, description="exact quotes from the candidate")
+    uncertain: bool = Field(
+        default=False, description="the match is weak (one term, a fragment, or affirmed and denied): worth a second opinion"
+    )
 
 
 class DetectedMisconception(BaseModel):
@@ -39,6 +42,9 @@ class DetectedMisconception(BaseModel):
     quote: str
     correction: str
     penalty: float = Field(default=2.0, ge=0)
+    key_point: str | None = Field(
+        default=None, description="set when the quote contradicts this rubric key point (no listed misconception needed)"
+    )
 
 
 class Grade(BaseModel):

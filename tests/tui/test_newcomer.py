@@ -332,6 +332,7 @@ async def test_next_review_is_named_and_skips_are_not_averaged(make_app, service
 
     md = summary_markdown(rec.record, services)
     assert "_skipped_" in md and "1 question skipped (not counted in the mean)" in md
+    assert "## Next review" in md and "- **demo-01**: next review in" in md
 
 
 # -- 8. reports, summary, history --------------------------------------------------------------

@@ -1,17 +1,25 @@
-"""Compile rubric cues and find them in an answer.
+"""Compile rubric cues and find them in an answer, with the polarity of each finding.
 
-The cue syntax is documented in `interviewer.bank.models`. Matching is done
-against an index of the answer built once, so grading a whole rubric costs a
-few bisects per cue instead of a scan of the text per cue.
+The cue syntax is documented in `interviewer.bank.models` and docs/RUBRIC_GUIDE.md.
+English and Italian words match by prefix *or* by Snowball stem prefix
+("scaled" finds "scaling"); Japanese alternatives match the folded surface text
+*or* the dictionary forms from SudachiPy ("減らす" finds "減らせば", "減らし").
+
+Each cue is read with its polarity: a sentence *affirms* a cue when every term
+matches un-negated, and *denies* it when every term matches but one is negated
+("the gradients are never scaled by N", "勾配はスケールされません"). A denial
+earns nothing, and the examiner reports it as a contradiction of the key point.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from interviewer.examiners.offline.lang import Morpheme, lemma_string, morphemes, stem
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     Sentence,
@@ -30,30 +38,43 @@ _NEGATE_ONLY_BEFORE = {
     "rather": frozenset({"than"}),
     "invece": frozenset({"di", "del", "della", "dei", "degli", "delle", "dello", "dell"}),
 }
-LATIN_WINDOW = 4
+# A negation does not reach past these: "not X but Y" affirms Y.
+_SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and"])
+# Articles and possessives a phrase may contain or omit: "reduc varian" matches "reduces the variance".
+PHRASE_OPTIONAL = frozenset(["the", "a", "an", "its", "their", "his", "her", "our", "il", "lo", "la", "i", "gli", "le", "un", "una", "uno", "l", "suo", "sua", "loro"])
+LATIN_WINDOW = 4  # content words: "has nothing to do with the X" still reaches X
+# Words that do not use up the window: "never need loss scaling or per-tensor scales" denies both.
+_FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno"])
 
-JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "無し", "不要", "ではなく", "じゃなく", "無く", "なく", "なかった")
-# Words that contain a negator's characters but do not negate.
-JA_NOT_NEGATING = (
-    "少ない", "少なく", "危ない", "しかない", "違いない", "間違いなく", "まもなく", "ほどなく", "なくす", "なくし",
-    "ないように", "ないよう", "なければならない", "なければなりません", "なければいけない", "なくてはならない",
-    "なくてはいけない", "ねばならない", "なければ", "ないといけない", "ないといけません", "なきゃ", "なくちゃ",
-    "かもしれない", "かもしれません", "つない", "でないと", "じゃないと", "みなし", "しないと",
-    "すぎない", "すぎません", "過ぎない", "過ぎません",
-)
-# A clause ending in ず ("使わず、") negates; these words end in ず but do not.
-JA_ZU_BENIGN = ("必ず", "まず", "はず", "ずつ", "かかわらず", "とりあえず", "相変わらず")
-JA_WINDOW = 14
-JA_CLAUSE = "、。,，；;！？!?\n"
+# Japanese predicate negation, read from SudachiPy morphemes after the term.
+_JA_NEG_AUX = frozenset({"ない", "ぬ", "ず", "ん"})  # 助動詞: 使わない, ありません (ん = ぬ), せず
+_JA_NEG_ADJ = frozenset({"ない", "無い"})  # 形容詞: ではない, 無く
+_JA_NEG_WORDS = frozenset({"不要", "無し", "なし", "不可能", "不可", "無関係", "関係ない"})
+# A ない that does not deny the predicate before it: しかない (only), かもしれない (maybe),
+# 違いない (surely), すぎない (merely).
+_JA_NEG_BENIGN_BEFORE = frozenset({"しか", "しれる", "知れる", "違い", "過ぎる", "すぎる"})
+# なければ(ならない), ないと(いけない), ないように: obligation or purpose, not denial.
+_JA_NEG_BENIGN_AFTER = frozenset({"ば", "と", "よう", "ように"})
+_JA_OBLIGATION = frozenset({"なる", "いける", "行ける", "だめ", "駄目"})
+_JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で"})
+JA_WINDOW = 8  # morphemes after the term
+_SIMPLE_ALT = re.compile(r"^[a-z]+(?: [a-z]+)*$")
+_ASCII_WORD = re.compile(r"[a-z0-9\u03b1-\u03c9]+(?:\.[0-9]+)*")
 
 
 @dataclass(frozen=True)
 class Alt:
-    """One alternative: a phrase of words (Latin) or a substring (Japanese)."""
+    """One alternative: a phrase of words (Latin) or a string (Japanese).
+
+    `stems` holds the Snowball stem of each Latin word (empty in Japanese, whose
+    dictionary forms are looked up lazily).
+    """
 
     words: tuple[str, ...]
     exact: tuple[bool, ...]
     raw: str
+    stems: tuple[str, ...] = ()
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -64,23 +85,40 @@ class Cue:
     terms: tuple[tuple[Alt, ...], ...]
 
 
-def _compile_alt(alt: str, japanese: bool) -> Alt:
+@lru_cache(maxsize=131072)
+def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
     alt = alt.strip()
-    if japanese:
+    if lang == "ja":
         body = fold_ja(alt.rstrip("="))
         # "ce=" in a Japanese cue: an ASCII word that must not match inside "reference"
-        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt)
+        # (the dictionary form is looked up only when a sentence could contain it: see _ja_spans)
+        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt, (), lang)
     forced = alt.endswith("=")
-    words = tuple(w for w in latin_tokens(alt.rstrip("=")) if w not in CLAUSE_MARKS)
+    plain = alt.rstrip("=")
+    if _SIMPLE_ALT.match(plain):  # most alternatives: lowercase ASCII words, nothing to fold
+        words = tuple(plain.split())
+    else:
+        words = tuple(w for w in latin_tokens(plain) if w not in CLAUSE_MARKS)
+    if len(words) > 1:  # articles inside a phrase are optional: "reduc the varian" is "reduc varian"
+        words = (words[0], *(w for w in words[1:] if w not in PHRASE_OPTIONAL)) if words[0] not in PHRASE_OPTIONAL else words
     exact = tuple(forced or len(w) <= 3 for w in words)
-    return Alt(words, exact, alt)
+    # "=" pins the written form: no stem matching ("migliore=" must not find "migliora")
+    stems = tuple("" if (forced or not stemmed) else stem(w, lang) for w in words)
+    return Alt(words, exact, alt, stems, lang)
 
 
-@lru_cache(maxsize=8192)
-def compile_cue(cue: str, japanese: bool) -> Cue:
+@lru_cache(maxsize=65536)
+def compile_cue(cue: str, lang: str | bool, stemmed: bool = True) -> Cue:
+    """Compile a cue for `lang` ("en", "it", "ja"; True/False mean ja/en, as before).
+
+    stemmed=False keeps the written forms only (prefix matching, no Snowball stems): misconception
+    cues use it, because a false wrong-claim costs a correct answer points.
+    """
+    if isinstance(lang, bool):
+        lang = "ja" if lang else "en"
     terms = []
     for term in cue.split("+"):
-        alts = tuple(a for a in (_compile_alt(x, japanese) for x in term.split("|")) if a.words and a.words[0])
+        alts = tuple(a for a in (_compile_alt(x, lang, stemmed) for x in term.split("|")) if a.words and a.words[0])
         if alts:
             terms.append(alts)
     return Cue(cue, tuple(terms))
@@ -95,6 +133,29 @@ class Match:
 
 
 @dataclass
+class Polar:
+    """Sentences that affirm a cue, and sentences that state it only to deny it."""
+
+    affirmed: list[Match]
+    denied: list[Match]
+
+
+@dataclass
+class _StemIndex:
+    stems: list[str]
+    positions: dict[str, list[int]]
+    vocab: list[str]
+
+
+@dataclass
+class _JaSentence:
+    text: str
+    morphs: tuple[Morpheme, ...]
+    lemmas: str
+    lemma_owner: list[int]  # lemma-string offset -> morpheme index
+
+
+@dataclass
 class AnswerIndex:
     """The answer split into sentences and indexed for fast cue lookup."""
 
@@ -106,12 +167,31 @@ class AnswerIndex:
     positions: dict[str, list[int]] = field(default_factory=dict)
     vocab: list[str] = field(default_factory=list)
     ja_text: list[str] = field(default_factory=list)
+    _stems: dict[str, _StemIndex] = field(default_factory=dict)
+    _ja: list[_JaSentence | None] = field(default_factory=list)
+    _memo: dict[tuple[str, str, bool, str], list[int]] = field(default_factory=dict)
+    _alt_memo: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    prefix3: set[str] = field(default_factory=set)
+    token_end: list[int] = field(default_factory=list)  # Japanese answers: where each English word ends
 
     @classmethod
     def build(cls, sentences: list[Sentence], japanese: bool) -> AnswerIndex:
         idx = cls(" ".join(s.text for s in sentences), japanese, sentences)
         if japanese:
             idx.ja_text = [fold_ja(s.text) for s in sentences]
+            idx._ja = [None] * len(sentences)
+            # Japanese answers borrow English terms ("rollout を sampling して"): index those words
+            # too, so English cues can match them; negation is still read from the Japanese predicate.
+            ja_positions: dict[str, list[int]] = defaultdict(list)
+            for si, text in enumerate(idx.ja_text):
+                for m in _ASCII_WORD.finditer(text):
+                    ja_positions[m.group(0)].append(len(idx.tokens))
+                    idx.tokens.append(m.group(0))
+                    idx.token_sentence.append(si)
+                    idx.token_end.append(m.end())
+            idx.positions = dict(ja_positions)
+            idx.vocab = sorted(ja_positions)
+            idx.prefix3 = {t[:3] for t in idx.vocab}
             return idx
         positions: dict[str, list[int]] = defaultdict(list)
         for si, s in enumerate(sentences):
@@ -121,30 +201,88 @@ class AnswerIndex:
                 idx.token_sentence.append(si)
         idx.positions = dict(positions)
         idx.vocab = sorted(positions)
+        idx.prefix3 = {t[:3] for t in idx.vocab}
         return idx
 
     # -- Latin -----------------------------------------------------------------
-    def _word_positions(self, word: str, exact: bool) -> list[int]:
-        if exact:
-            return self.positions.get(word, [])
-        out: list[int] = []
+    def _stem_index(self, lang: str) -> _StemIndex:
+        found = self._stems.get(lang)
+        if found is None:
+            stems = [stem(t, lang) for t in self.tokens]
+            positions: dict[str, list[int]] = defaultdict(list)
+            for i, s in enumerate(stems):
+                positions[s].append(i)
+            found = self._stems[lang] = _StemIndex(stems, dict(positions), sorted(positions))
+        return found
+
+    def _word_positions(self, word: str, stemmed: str, exact: bool, lang: str) -> list[int]:
+        key = (word, stemmed, exact, lang)
+        found_before = self._memo.get(key)
+        if found_before is None:
+            found_before = self._memo[key] = self._word_positions_uncached(word, stemmed, exact, lang)
+        return found_before
+
+    def _word_positions_uncached(self, word: str, stemmed: str, exact: bool, lang: str) -> list[int]:
+        if exact or not stemmed:
+            if exact:
+                return self.positions.get(word, []) if not stemmed or len(word) <= 3 else sorted(
+                    set(self.positions.get(word, [])) | set(self._stem_index(lang).positions.get(stemmed, []))
+                )
+            found_raw: list[int] = []
+            i = bisect.bisect_left(self.vocab, word)
+            while i < len(self.vocab) and self.vocab[i].startswith(word):
+                found_raw.extend(self.positions[self.vocab[i]])
+                i += 1
+            return sorted(found_raw)
+        si = self._stem_index(lang)
+        found: set[int] = set()
         i = bisect.bisect_left(self.vocab, word)
         while i < len(self.vocab) and self.vocab[i].startswith(word):
-            out.extend(self.positions[self.vocab[i]])
+            found.update(self.positions[self.vocab[i]])
             i += 1
-        return out
+        if len(stemmed) >= 4:
+            i = bisect.bisect_left(si.vocab, stemmed)
+            while i < len(si.vocab) and si.vocab[i].startswith(stemmed):
+                found.update(si.positions[si.vocab[i]])
+                i += 1
+        else:
+            found.update(si.positions.get(stemmed, []))
+        return sorted(found)
+
+    def _word_at(self, pos: int, word: str, stemmed: str, exact: bool, lang: str) -> bool:
+        tok = self.tokens[pos]
+        if exact and (tok == word or not stemmed or len(word) <= 3):
+            return tok == word
+        if not exact and (tok.startswith(word) or not stemmed):
+            return tok.startswith(word)
+        st = self._stem_index(lang).stems[pos]
+        if exact:
+            return st == stemmed
+        return st.startswith(stemmed) if len(stemmed) >= 4 else st == stemmed
 
     def _alt_spans(self, alt: Alt) -> list[tuple[int, int]]:
+        # compiled alternatives live in compile_cue's cache for the whole grading, so id() is a stable key
+        found = self._alt_memo.get(id(alt))
+        if found is None:
+            found = self._alt_memo[id(alt)] = self._alt_spans_uncached(alt)
+        return found
+
+    def _alt_spans_uncached(self, alt: Alt) -> list[tuple[int, int]]:
+        if alt.words[0][:3] not in self.prefix3:  # cheap reject: no word of the answer starts like it
+            return []
         spans = []
-        for start in self._word_positions(alt.words[0], alt.exact[0]):
+        for start in self._word_positions(alt.words[0], alt.stems[0], alt.exact[0], alt.lang):
             end = start + 1
             ok = True
-            for w, ex in zip(alt.words[1:], alt.exact[1:], strict=True):
+            for w, st, ex in zip(alt.words[1:], alt.stems[1:], alt.exact[1:], strict=True):
+                skipped = 0
+                while end < len(self.tokens) - 1 and skipped < 2 and self.tokens[end] in PHRASE_OPTIONAL and self.tokens[end] != w:
+                    end += 1
+                    skipped += 1
                 if end >= len(self.tokens) or self.token_sentence[end] != self.token_sentence[start]:
                     ok = False
                     break
-                tok = self.tokens[end]
-                if not (tok == w if ex else tok.startswith(w)):
+                if not self._word_at(end, w, st, ex, alt.lang):
                     ok = False
                     break
                 end += 1
@@ -157,7 +295,7 @@ class AnswerIndex:
         i, seen = start - 1, 0
         while i >= 0 and seen < LATIN_WINDOW and self.token_sentence[i] == sent:
             tok = self.tokens[i]
-            if tok in CLAUSE_MARKS:
+            if tok in CLAUSE_MARKS or (tok in _SCOPE_STOP and i not in covered):
                 return False
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
@@ -169,83 +307,137 @@ class AnswerIndex:
                 else:
                     return True
             i -= 1
-            seen += 1
+            seen += tok not in _FILLER
         return False
 
-    def _match_latin(self, cue: Cue) -> list[int]:
-        per_term = [[sp for alt in term for sp in self._alt_spans(alt)] for term in cue.terms]
-        if any(not spans for spans in per_term):
-            return []
-        covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
-        valid = [[sp for sp in spans if not self._negated_latin(sp[0], covered)] for spans in per_term]
-        sentence_sets = [{self.token_sentence[s] for s, _ in spans} for spans in valid]
-        hits = []
-        for sent in sorted(set.intersection(*sentence_sets)):
-            in_sentence = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in valid]
-            if _disjoint_choice(in_sentence):
-                hits.append(sent)
-        return hits
+    def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int]]:
+        per_term = []
+        for term in cue.terms:
+            spans = [sp for alt in term for sp in self._alt_spans(alt)]
+            if not spans:
+                return [], []
+            per_term.append(spans)
+        if self.japanese:
+            chars = [(self.token_end[s] - len(self.tokens[s]), self.token_end[e - 1]) for spans in per_term for s, e in spans]
+            valid = [
+                [sp for sp in spans
+                 if not self._negated_ja(self._ja_sentence(self.token_sentence[sp[0]]), self.token_end[sp[1] - 1], chars)]
+                for spans in per_term
+            ]
+        else:
+            covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
+            valid = [[sp for sp in spans if not self._negated_latin(sp[0], covered)] for spans in per_term]
+        candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
+        affirmed, denied = [], []
+        for sent in sorted(candidates):
+            in_valid = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in valid]
+            if all(in_valid) and _disjoint_choice(in_valid):
+                affirmed.append(sent)
+                continue
+            in_all = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in per_term]
+            if _disjoint_choice(in_all):
+                denied.append(sent)
+        return affirmed, denied
 
     # -- Japanese --------------------------------------------------------------
-    def _negated_ja(self, text: str, end: int, covered: list[tuple[int, int]]) -> bool:
-        window = text[end : end + JA_WINDOW]
-        for i, ch in enumerate(window):
-            # A clause mark ends the scope; so does a topic or subject particle (は, が) right
-            # after the term ("XはYではなく…", "Xには…がない" negate Y, not X), but not the は of では.
-            topic = ch in "はが" and i <= 2 and (i == 0 or window[i - 1] != "で")
-            if ch in JA_CLAUSE or topic:
-                window = window[:i]
-                break
-        zu = end + len(window) - 1
-        if (
-            window.endswith("ず")
-            and not any(s <= zu < e for s, e in covered)
-            and not any(text.startswith(b, zu - len(b) + 1) for b in JA_ZU_BENIGN if zu - len(b) + 1 >= 0)
-        ):
-            return True
-        for neg in JA_NEGATORS:
-            pos = window.find(neg)
-            while pos >= 0:
-                abs_pos = end + pos
-                # A negator inside a term of the cue (使わない, 不要) is what the cue asserts.
-                inside_cue = any(s <= abs_pos < e for s, e in covered)
-                benign = any(
-                    neg in b and abs_pos >= b.index(neg) and text.startswith(b, abs_pos - b.index(neg)) for b in JA_NOT_NEGATING
+    def _ja_sentence(self, si: int) -> _JaSentence:
+        found = self._ja[si]
+        if found is None:
+            text = self.ja_text[si]
+            morphs = morphemes(text)
+            owner: list[int] = []
+            for k, m in enumerate(morphs):
+                owner.extend([k] * len(m.lemma))
+            found = self._ja[si] = _JaSentence(text, morphs, "".join(m.lemma for m in morphs), owner)
+        return found
+
+    def _ja_spans(self, js: _JaSentence, alt: Alt) -> list[tuple[int, int]]:
+        text, needle = js.text, alt.words[0]
+        spans: set[tuple[int, int]] = set()
+        p = text.find(needle)
+        while p >= 0:
+            if not alt.exact[0] or _ascii_word_at(text, p, p + len(needle)):
+                spans.add((p, p + len(needle)))
+            p = text.find(needle, p + 1)
+        lemma = lemma_string(needle) if not needle.isascii() else ""
+        if lemma:
+            p = js.lemmas.find(lemma)
+            while p >= 0:
+                first = js.lemma_owner[p]
+                # a lemma match starts where a word starts ("減" in "削減する" is not "減らす")
+                if p == 0 or js.lemma_owner[p - 1] != first:
+                    last = js.lemma_owner[p + len(lemma) - 1]
+                    spans.add((js.morphs[first].start, js.morphs[last].end))
+                p = js.lemmas.find(lemma, p + 1)
+        return sorted(spans)
+
+    def _negated_ja(self, js: _JaSentence, end: int, covered: list[tuple[int, int]]) -> bool:
+        morphs = js.morphs
+        k = next((i for i, m in enumerate(morphs) if m.end > end), len(morphs))
+        if k < len(morphs) and morphs[k].start < end:
+            k += 1  # the term ends inside this word (減 in 減らさない): read what follows it
+        obligation = False
+        for step, i in enumerate(range(k, min(len(morphs), k + JA_WINDOW))):
+            m = morphs[i]
+            prev = morphs[i - 1] if i > 0 else None
+            if m.pos == "補助記号":
+                return False
+            # "XはYではなく…", "Xには…がない": a topic or subject particle right after the term ends its scope
+            if m.pos == "助詞" and m.surface in ("は", "が") and step <= 1 and not (prev and prev.surface == "で"):
+                return False
+            inside = any(s <= m.start < e for s, e in covered)
+            negator = (
+                (m.pos == "助動詞" and m.lemma in _JA_NEG_AUX)
+                or (m.pos == "形容詞" and m.lemma in _JA_NEG_ADJ)
+                or m.lemma in _JA_NEG_WORDS
+            )
+            if negator and not inside:
+                nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+                conditional = nxt is not None and nxt.surface in _JA_NEG_BENIGN_AFTER and m.lemma != "ず"
+                benign = (
+                    (prev is not None and prev.lemma in _JA_NEG_BENIGN_BEFORE)
+                    or conditional
+                    # the second half of "しなければならない", "しないといけない": an obligation
+                    or (obligation and prev is not None and prev.lemma in _JA_OBLIGATION)
                 )
-                if not inside_cue and not benign:
+                obligation = obligation or conditional
+                if not benign:
                     return True
-                pos = window.find(neg, pos + 1)
+            if m.pos == "助詞" and m.pos2 == "接続助詞" and m.surface in _JA_CLAUSE_PARTICLES and step > 0:
+                return False
         return False
 
-    def _match_ja(self, cue: Cue) -> list[int]:
-        out = []
-        for si, text in enumerate(self.ja_text):
-            spans_per_term = []
-            for term in cue.terms:
-                spans = []
-                for alt in term:
-                    needle = alt.words[0]
-                    p = text.find(needle)
-                    while p >= 0:
-                        if not alt.exact[0] or _ascii_word_at(text, p, p + len(needle)):
-                            spans.append((p, p + len(needle)))
-                        p = text.find(needle, p + 1)
-                spans_per_term.append(spans)
+    def _polar_ja(self, cue: Cue) -> tuple[list[int], list[int]]:
+        affirmed, denied = [], []
+        for si in range(len(self.ja_text)):
+            text = self.ja_text[si]
+            # cheap pre-check: every term needs a surface or lemma foothold in this sentence
+            if not all(any(a.words[0][:1] in text for a in term) for term in cue.terms):
+                continue
+            js = self._ja_sentence(si)
+            spans_per_term = [sorted({sp for alt in term for sp in self._ja_spans(js, alt)}) for term in cue.terms]
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
-            valid = [[sp for sp in spans if not self._negated_ja(text, sp[1], covered)] for spans in spans_per_term]
+            valid = [[sp for sp in spans if not self._negated_ja(js, sp[1], covered)] for spans in spans_per_term]
             if all(valid) and _disjoint_choice(valid):
-                out.append(si)
-        return out
+                affirmed.append(si)
+            elif _disjoint_choice(spans_per_term):
+                denied.append(si)
+        return affirmed, denied
 
     # -- Public ----------------------------------------------------------------
+    def polar(self, cue: Cue) -> Polar:
+        """Sentences that affirm the cue, and sentences that match it only under a negation."""
+        if not cue.terms:
+            return Polar([], [])
+        latin_cue = bool(cue.terms[0]) and cue.terms[0][0].lang != "ja"
+        aff, den = self._polar_latin(cue) if latin_cue else self._polar_ja(cue)
+        return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den])
+
     def find(self, cue: Cue) -> list[Match]:
         """Sentences in which every term of the cue matches, un-negated."""
-        if not cue.terms:
-            return []
-        hits = self._match_ja(cue) if self.japanese else self._match_latin(cue)
-        return [Match(i, self.sentences[i].text) for i in hits]
+        return self.polar(cue).affirmed
 
 
 def _ascii_word_at(text: str, start: int, end: int) -> bool:
@@ -270,4 +462,4 @@ def _disjoint_choice(spans_per_term: list[list[tuple[int, int]]]) -> bool:
     return pick(0, [])
 
 
-__all__ = ["AnswerIndex", "Cue", "Match", "compile_cue"]
+__all__ = ["AnswerIndex", "Cue", "Match", "Polar", "compile_cue"]

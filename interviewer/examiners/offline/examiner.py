@@ -8,26 +8,49 @@ lists of terms earn little. Nothing here imports litellm.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from interviewer.bank.models import KeyPoint, LocalizedCues, Question
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
-from interviewer.examiners.offline.text import explanation_quality, is_japanese, split_sentences
+from interviewer.examiners.offline.scoring import calibrated
+from interviewer.examiners.offline.text import (
+    CLAUSE_MARKS,
+    FUNCTION_WORDS,
+    explanation_quality,
+    is_japanese,
+    latin_tokens,
+    specificity,
+    split_sentences,
+)
+from interviewer.i18n import tr
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
 SINGLE_TERM_CREDIT = 0.6  # a lone-term cue is weaker evidence than a relation
+WORDS_PER_CLAIM = 6.0  # content words a sentence needs per key point it fully evidences
+JA_CHARS_PER_CLAIM = 14.0
+
+
+@dataclass
+class Contradiction:
+    """A sentence that denies a key point ("the gradients are never scaled by N")."""
+
+    key_point: str
+    quote: str
 
 
 @dataclass
 class Analysis:
-    """What the offline matcher found in one answer."""
+    """What the offline matcher found in one answer, before calibration."""
 
     criteria: list[CriterionScore]
     misconceptions: list[DetectedMisconception]
     dropped: list[str]  # sentences addressed to the grader
+    contradictions: list[Contradiction] = field(default_factory=list)
+    specificity: float = 0.0  # 0..1: numbers, formulas, named methods
+    density: float = 0.0  # share of the answer's sentences that carry evidence
 
     def coverage(self) -> dict[str, float]:
         return {c.id: c.score / c.max for c in self.criteria}
@@ -40,23 +63,37 @@ def _cue_lang(lang: str, text: str) -> str:
     return "en" if lang == "ja" else lang
 
 
-def _cues_for(cues: LocalizedCues, cue_lang: str) -> list[str]:
-    out = cues.get(cue_lang)
-    if cue_lang == "it":  # Italian answers borrow English terms freely
-        out += cues.get("en")
+def _cues_for(cues: LocalizedCues, cue_lang: str, claims: bool = False) -> list[tuple[str, str]]:
+    """(cue, language of the cue): Italian and Japanese answers borrow English terms freely.
+
+    English cues read on Japanese text see only the English words, not the Japanese word order,
+    so they evidence key points but never detect wrong claims (claims=True).
+    """
+    out = [(c, cue_lang) for c in cues.get(cue_lang)]
+    if cue_lang == "it" or (cue_lang == "ja" and not claims):
+        out += [(c, "en") for c in cues.get("en")]
     return out
 
 
+def _claim_budget(sentence: str, japanese: bool) -> float:
+    """How many key points one sentence can fully evidence: long sentences can state several."""
+    if japanese:
+        return max(1.0, len(sentence) / JA_CHARS_PER_CLAIM)
+    content = [w for w in latin_tokens(sentence) if w not in CLAUSE_MARKS and w not in FUNCTION_WORDS]
+    return max(1.0, len(content) / WORDS_PER_CLAIM)
+
+
 def analyse(question: Question, text: str, lang: str) -> Analysis:
-    """Match an answer against the question's rubric."""
+    """Match an answer against the question's rubric: evidence, polarity, misconceptions."""
     rubric = question.rubric
     if rubric is None:
         raise ValueError(f"question {question.id} has no rubric to grade against")
     cue_lang = _cue_lang(lang, text)
     japanese = cue_lang == "ja"
     sentences = split_sentences(text)
-    kept = [s for s in sentences if not is_grader_addressed(s.text)]
-    dropped = [s.text for s in sentences if is_grader_addressed(s.text)]
+    addressed = [is_grader_addressed(s.text) for s in sentences]
+    kept = [s for s, a in zip(sentences, addressed, strict=True) if not a]
+    dropped = [s.text for s, a in zip(sentences, addressed, strict=True) if a]
     index = AnswerIndex.build(kept, japanese)
     quality = [explanation_quality(s.text, japanese) for s in kept]
 
@@ -66,7 +103,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     for m in rubric.misconceptions:
         # Every sentence that states the claim loses key-point credit; the penalty counts once.
         hits = sorted(
-            (h for cue in _cues_for(m.cues, cue_lang) for h in index.find(compile_cue(cue, japanese))
+            (h for cue, cl in _cues_for(m.cues, cue_lang, claims=True) for h in index.find(compile_cue(cue, cl, False))
              if h.sentence not in refuting),
             key=lambda h: h.sentence,
         )
@@ -82,38 +119,65 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
                 )
             )
 
-    criteria = [_score_point(kp, index, quality, wrong_sentences, cue_lang, lang) for kp in rubric.key_points]
-    return Analysis(criteria, found, dropped)
+    # Evidence and denials per key point, sentence by sentence.
+    points = [_read_point(kp, index, quality, cue_lang) for kp in rubric.key_points]
+    # A sentence that denies a key point earns nothing for it; it keeps what it says about the others
+    # (rubric statements themselves say "…and not a different choice of experts").
+    denying = {s for p in points for s in p.denied if s not in p.evidence and s not in refuting}
+    # One sentence evidences only as many key points as it has content for; the rest is split.
+    budget = [_claim_budget(s.text, japanese) for s in kept]
+    load: dict[int, float] = {}
+    for p in points:
+        for s, credit in p.evidence.items():
+            if s not in wrong_sentences:
+                load[s] = load.get(s, 0.0) + credit
+    scale = {s: min(1.0, budget[s] / total) for s, total in load.items() if total > 0}
+
+    criteria: list[CriterionScore] = []
+    contradictions: list[Contradiction] = []
+    for kp, p in zip(rubric.key_points, points, strict=True):
+        credits = {s: c * scale[s] for s, c in p.evidence.items() if s not in wrong_sentences}
+        best = max(credits.values(), default=0.0)
+        quotes = [index.sentences[i].text for i, _ in sorted(credits.items(), key=lambda x: (-x[1], x[0]))[:2] if _ > 0]
+        split = any(scale[s] < 1.0 for s in credits)
+        uncertain = (0 < best < COVERED) or (best > 0 and (p.weak or split)) or (best > 0 and bool(p.denied))
+        criteria.append(CriterionScore(
+            id=kp.id, statement=kp.statement.get(lang), weight=kp.weight,
+            score=round(kp.weight * best, 3), max=kp.weight, evidence=quotes, uncertain=uncertain,
+        ))
+        if best < COVERED:
+            denials = sorted(s for s in p.denied if s in denying)
+            if denials:
+                contradictions.append(Contradiction(kp.id, index.sentences[denials[0]].text))
+
+    content = [i for i, q in enumerate(quality) if q >= 0.5]
+    evidenced = {s for s in load if s not in wrong_sentences}
+    density = len(evidenced & set(content)) / len(content) if content else 0.0
+    return Analysis(criteria, found, dropped, contradictions, specificity(text), density)
 
 
-def _score_point(
-    kp: KeyPoint,
-    index: AnswerIndex,
-    quality: list[float],
-    wrong: set[int],
-    cue_lang: str,
-    lang: str,
-) -> CriterionScore:
-    best = 0.0
+@dataclass
+class _PointReading:
+    evidence: dict[int, float]  # sentence -> credit as a fraction of the key point
+    denied: set[int]
+    weak: bool  # the best evidence is a lone term or a fragment
+
+
+def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang: str) -> _PointReading:
     evidence: dict[int, float] = {}
-    for cue_text in _cues_for(kp.cues, cue_lang):
-        cue = compile_cue(cue_text, index.japanese)
+    strong_hit = False
+    denied: set[int] = set()
+    for cue_text, cl in _cues_for(kp.cues, cue_lang):
+        cue = compile_cue(cue_text, cl)
         strength = 1.0 if len(cue.terms) >= 2 else SINGLE_TERM_CREDIT
-        for hit in index.find(cue):
-            if hit.sentence in wrong:
-                continue
+        found = index.polar(cue)
+        for hit in found.affirmed:
             credit = strength * quality[hit.sentence]
+            strong_hit |= credit >= 1.0
             evidence[hit.sentence] = max(evidence.get(hit.sentence, 0.0), credit)
-            best = max(best, credit)
-    quotes = [index.sentences[i].text for i, _ in sorted(evidence.items(), key=lambda x: (-x[1], x[0]))[:2]]
-    return CriterionScore(
-        id=kp.id,
-        statement=kp.statement.get(lang),
-        weight=kp.weight,
-        score=round(kp.weight * best, 3),
-        max=kp.weight,
-        evidence=quotes,
-    )
+        if len(cue.terms) >= 2:  # a lone negated word is too thin to call a contradiction
+            denied.update(h.sentence for h in found.denied)
+    return _PointReading(evidence, denied, bool(evidence) and not strong_hit)
 
 
 class OfflineExaminer(Examiner):
@@ -157,18 +221,21 @@ class OfflineExaminer(Examiner):
     def grade_sync(self, exchange: Exchange) -> Grade:
         answered = exchange.answered()
         analysis = self.analysis(exchange)
-        note = None
+        notes = []
         if analysis.dropped:
-            note = f"ignored {len(analysis.dropped)} sentence(s) addressed to the grader"
+            notes.append(tr("ignored {n} sentence(s) addressed to the grader", exchange.lang).format(n=len(analysis.dropped)))
+        criteria, misconceptions = calibrated(analysis, exchange.lang)
+        if any(c.uncertain for c in criteria):
+            notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
         return finish_grade(
             exchange.question,
             exchange.lang,
             self.name,
-            analysis.criteria,
-            analysis.misconceptions,
+            criteria,
+            misconceptions,
             answered=answered,
             hint_penalty=0.5 * exchange.hints_used,
-            note=note,
+            note=" ".join(notes) or None,
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Sentence ends: Western and Japanese punctuation, semicolons, line breaks.
 _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
@@ -53,8 +54,11 @@ def is_japanese(text: str) -> bool:
     return sum(1 for c in letters if _CJK.match(c)) / len(letters) > 0.2
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Lowercase, NFKC, accents removed: 'Perché' -> 'perche'."""
+    if text.isascii():
+        return text.lower()
     text = unicodedata.normalize("NFKC", text).lower()
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -139,8 +143,26 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
     words = [w for w in latin_tokens(body) if w not in CLAUSE_MARKS]
     if len(words) < 4:
         return 0.25
-    if len(segments) >= 4 and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
+    # Expert shorthand relates its terms with symbols ("H(p) const wrt θ ⇒ argmin CE = argmin KL").
+    relations = len(_RELATION.findall(body))
+    if len(segments) >= 4 and not relations and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
         return 0.25
-    if not any(w in FUNCTION_WORDS for w in words):
+    # A list of nouns with a stray "The" or "one" in it is still a list: an explanation
+    # relates its terms, so function words make up a real share of it.
+    linking = sum(1 for w in words if w in FUNCTION_WORDS) + relations
+    if linking == 0 or (len(words) >= 6 and linking / len(words) < MIN_LINKING_SHARE):
         return 0.25
     return 1.0
+
+
+MIN_LINKING_SHARE = 0.12
+_RELATION = re.compile(r"[⇒→←↔=≈≤≥<>↑↓∝]|=>|->|\bwrt\b")
+_NUMBER = re.compile(r"\d")
+_FORMULA = re.compile(r"[=^/√∇∑∏≤≥≈±×·]|\b(?:log|exp|sqrt|argmax|argmin|min|max|softmax)\b|[α-ωΑ-Ω]")
+_NAMED = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*|[a-z]+_[a-z_]+)\b")
+
+
+def specificity(text: str) -> float:
+    """0..1: how much the answer commits to specifics (numbers, formulas, named methods and APIs)."""
+    hits = len(_NUMBER.findall(text)) + len(_FORMULA.findall(text)) + len(set(_NAMED.findall(text)))
+    return min(1.0, hits / 8.0)

@@ -267,7 +267,7 @@ class HomeScreen(Screen[None]):
             record.notes.append(_("abandoned: a new interview was started"))
             store.save_session(record)
         except Exception as exc:  # e.g. another process has it open: it stays open
-            self.notify(str(exc), severity="warning", timeout=8)
+            self.notify(safe(str(exc)), severity="warning", timeout=8, markup=False)
             return
         self._resume_id = None
         resume = self.query_one("#resume", Button)
@@ -292,7 +292,7 @@ class HomeScreen(Screen[None]):
         try:
             screen = InterviewScreen.start(services, plan, examiner)  # saved at once: resumable from now
         except Exception as exc:  # e.g. the data directory cannot be written
-            self.notify(str(exc), severity="error", timeout=10)
+            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
             return
         self.app.push_screen(screen)
         self._resume_id = None  # "keep for later" leaves it in History; the new one is resumed next
@@ -311,7 +311,7 @@ class HomeScreen(Screen[None]):
         try:
             screen = InterviewScreen.resume(services, record, services.examiner(kind))
         except Exception as exc:  # another process has it open (SessionBusy), or a config problem
-            self.notify(str(exc), severity="error", timeout=10)
+            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
             return
         self.app.push_screen(screen)
 

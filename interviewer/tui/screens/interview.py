@@ -233,10 +233,13 @@ class InterviewScreen(Screen[None]):
 
     def save_timer(self) -> None:
         """Remember the time spent on this question, so a resume continues the timer."""
+        from interviewer.storage.db import StoreError
+
         elapsed = max(0.0, self.services.clock() - self._question_started)
-        self.services.store().set_setting(
-            TIMER_KEY.format(self.interview.record.id), {"question": self.interview.index, "elapsed": elapsed}
-        )
+        with contextlib.suppress(StoreError):  # a full or read-only disk must not block quitting
+            self.services.store().set_setting(
+                TIMER_KEY.format(self.interview.record.id), {"question": self.interview.index, "elapsed": elapsed}
+            )
 
     def _saved_elapsed(self) -> float:
         saved = self.services.store().get_setting(TIMER_KEY.format(self.interview.record.id), None)
@@ -354,7 +357,8 @@ class InterviewScreen(Screen[None]):
                 self._add("candidate", pending)
             self._question_done(await self.interview.stop_probing(pending))
         except Exception as exc:
-            self.notify(f"Examiner error: {exc}. Your answer is saved.", severity="error", timeout=10)
+            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
+                        markup=False)
         finally:
             self.busy = False
 

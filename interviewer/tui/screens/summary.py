@@ -69,6 +69,9 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
         for track, scores in sorted(by_track.items()):
             over = ngettext("over {n} question", "over {n} questions", len(scores)).format(n=len(scores))
             lines.append(f"- **{track}**: {sum(scores) / len(scores):.1f}/10 {over}")
+    reviews = _next_reviews(record, services)
+    if reviews:
+        lines += ["", "## " + _("Next review"), "", *reviews]
     if weak:
         lines += ["", "## " + _("Weakest key points"), ""]
         for qid, points in weak:
@@ -84,6 +87,19 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
     return "\n".join(lines)
 
 
+def _next_reviews(record: SessionRecord, services: Services) -> list[str]:
+    """When each question of this session comes back for spaced-repetition review."""
+    from interviewer.storage.review import due_phrase
+
+    store = services.store()
+    out = []
+    for qid in dict.fromkeys(q.question_id for q in record.questions if q.grade is not None):
+        due = store.card_due(qid)
+        if due:
+            out.append(f"- **{qid}**: {md_escape(due_phrase(due, record.plan.lang))}")
+    return out
+
+
 def _short(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
@@ -97,7 +113,7 @@ def export_html(screen: Screen[None], services: Services, record: SessionRecord)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{record.id}.html"
     path.write_text(report_html(record, services.bank()), encoding="utf-8")
-    screen.notify(_("Report written to {path}").format(path=path), timeout=6)
+    screen.notify(_("Report written to {path}").format(path=path), timeout=6, markup=False)
     if screen.app.is_web:
         screen.app.deliver_text(path, open_method="browser", mime_type="text/html")
 

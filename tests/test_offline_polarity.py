@@ -1,0 +1,178 @@
+"""The offline examiner judges what a sentence claims: polarity, stems and lemmas, evidence budget,
+the calibrated score that still adds up, uncertain criteria, and the bare-term-list guard."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interviewer.bank.loader import Bank
+from interviewer.calibration import load_all
+from interviewer.examiners.grade import Grade
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
+from interviewer.examiners.offline.examiner import analyse, grade_text
+from interviewer.examiners.offline.scoring import FEATURES, load_model
+from interviewer.examiners.offline.text import split_sentences
+from tests.conftest import ROOT
+
+NEGATED_ALGO09 = (
+    "Nothing happens. It does not matter whether the all-reduce is SUM or AVG, and it does not matter whether it is on "
+    "the autograd path: the gradients are never scaled by N or N^k, the learning rate is not effectively multiplied, and "
+    "there is no divergence, no NaN and no GradScaler overflow. An extra all-reduce inside an if rank == 0 branch cannot "
+    "hang the job, NCCL never deadlocks on mismatched collectives."
+)
+
+
+def _polar(text: str, cue: str, lang: str) -> tuple[int, int]:
+    idx = AnswerIndex.build(split_sentences(text), lang == "ja")
+    found = idx.polar(compile_cue(cue, lang))
+    return len(found.affirmed), len(found.denied)
+
+
+def _adds_up(g: Grade) -> bool:
+    total = sum(c.max for c in g.criteria)
+    raw = 10 * sum(c.score for c in g.criteria) / total - sum(m.penalty for m in g.misconceptions) - g.hint_penalty
+    return abs(max(0.0, min(10.0, raw)) - g.overall) <= 0.051
+
+
+@pytest.mark.parametrize(
+    ("text", "cue", "lang", "expected"),
+    [
+        ("The gradients are scaled by N.", "gradient + scal + n", "en", (1, 0)),
+        ("The gradients are never scaled by N.", "gradient + scal + n", "en", (0, 1)),
+        ("You never need loss scaling or per-tensor scales.", "per tensor + scal", "en", (0, 1)),
+        ("Maximum likelihood has nothing to do with the empirical distribution.", "likelihood + empirical", "en", (0, 1)),
+        ("Not only the mean but also the std is used.", "mean + std", "en", (1, 0)),
+        ("It does not drop the critic, but it normalises by the group std.", "normalis + group", "en", (1, 0)),
+        ("Il gradiente non viene scalato.", "gradient + scal", "it", (0, 1)),
+        ("CISPOは重要度重みをクリップします。", "cispo + クリップ", "ja", (1, 0)),
+        ("CISPOは重要度重みをクリップしません。", "cispo + クリップ", "ja", (0, 1)),
+        ("CISPOは重要度重みをクリップせず、勾配を残す。", "cispo + クリップ", "ja", (0, 1)),
+        ("勾配をクリップしなければならない。", "勾配 + クリップ", "ja", (1, 0)),
+        ("データが少ないと分散が大きい。", "データ + 分散", "ja", (1, 0)),
+    ],
+)
+def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> None:
+    assert _polar(text, cue, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "cue", "lang"),
+    [
+        ("The reward gets scaled up.", "reward + scaling", "en"),  # Snowball stem "scale"
+        ("Using a baseline reduces the variance.", "baseline + reduc varian", "en"),  # the article is skipped
+        ("La baseline riduce la varianza.", "baseline + riduzion|riduc + varianz", "it"),
+        ("探索で能力の境界を広げられる。", "探索 + 広げる", "ja"),  # dictionary form via Sudachi
+        ("分散を減らせば安定する。", "分散 + 減らす", "ja"),
+    ],
+)
+def test_inflections_match_without_listed_variants(text: str, cue: str, lang: str) -> None:
+    assert _polar(text, cue, lang)[0] == 1
+
+
+def test_pinned_form_does_not_match_by_stem() -> None:
+    assert _polar("Il modello migliora.", "modello + migliore=", "it") == (0, 0)
+
+
+def test_negated_answer_scores_low_and_reports_contradictions(bank: Bank) -> None:
+    g = grade_text(bank.get("algo-09"), NEGATED_ALGO09, "en")
+    assert g.overall <= 2.5
+    contradictions = [m for m in g.misconceptions if m.key_point]
+    assert contradictions, "a denial of the rubric is reported even with no listed misconception"
+    kp = {k.id: k for k in bank.get("algo-09").rubric.key_points}  # type: ignore[union-attr]
+    for m in contradictions:
+        assert m.id == f"contradicts-{m.key_point}"
+        assert m.correction == kp[m.key_point].statement.get("en")
+        assert m.quote in NEGATED_ALGO09
+        criterion = next(c for c in g.criteria if c.id == m.key_point)
+        assert m.quote not in criterion.evidence
+    assert _adds_up(g)
+
+
+def test_denial_is_not_evidence_for_the_point_it_denies(bank: Bank) -> None:
+    text = "INT8 is better for training because integer arithmetic is exact, so you never need loss scaling or per-tensor scales."
+    g = grade_text(bank.get("infra-03"), text, "en")
+    assert all(text not in c.evidence for c in g.criteria if c.id == "scaling-granularity")
+
+
+def test_one_sentence_cannot_fully_evidence_many_points(bank: Bank) -> None:
+    short = "If the loss is only all-reduced for logging, the gradients are unaffected, SUM multiplies by N and rank 0 can hang."
+    a = analyse(bank.get("algo-09"), short, "en")
+    credited = [c for c in a.criteria if c.score > 0]
+    assert sum(c.score / c.max for c in credited) <= 2.0 + 1e-9
+    assert all(c.uncertain for c in credited if c.score < c.max)
+
+
+def test_same_content_same_credit_across_languages(bank: Bank) -> None:
+    q = bank.get("algo-13")
+    en = grade_text(q, "CISPO clips the importance-sampling weight instead of the token update, so the gradient is not stopped "
+                       "and rare reflective tokens stay in training, but a bias remains.", "en")
+    ja = grade_text(q, "CISPOはトークンの更新ではなく重要度重みをクリップして勾配を止めないので、稀な反省トークンも学習に残りますが、"
+                       "バイアスが残ります。", "ja")
+    assert en.overall > 0 and abs(en.overall - ja.overall) <= 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PPO GAE critic lambda bias variance GRPO group mean std baseline unbiased Dr. GRPO RLOO DAPO.",
+        "The PPO GAE critic lambda bias variance GRPO group mean std baseline unbiased Dr. GRPO RLOO DAPO.",
+        "PPO GAE critic lambda bias variance GRPO group mean std baseline unbiased Dr. GRPO leave-one-out DAPO.",
+    ],
+)
+def test_bare_term_list_scores_low_with_or_without_a_stray_article(bank: Bank, text: str) -> None:
+    assert grade_text(bank.get("algo-05"), text, "en").overall <= 2.0
+
+
+def test_uncertain_criteria_suggest_a_second_opinion(bank: Bank) -> None:
+    g = grade_text(bank.get("algo-09"), "With SUM the loss gets bigger.", "en")
+    if any(c.uncertain for c in g.criteria):
+        assert g.note and "--examiner llm" in g.note
+
+
+def test_calibrated_rows_add_up_on_every_graded_answer(bank: Bank) -> None:
+    for name in ("calibration", "blind", "tuning"):
+        for a in load_all(ROOT / "tests" / "data" / name)[::3]:
+            g = grade_text(bank.get(a.question_id), a.answer, a.lang)
+            assert _adds_up(g), a.id
+            assert all(0 <= c.score <= c.max for c in g.criteria), a.id
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abc xyz not never ない ず。、.,0123=+")), max_size=120))
+def test_grades_always_add_up(text: str) -> None:
+    from interviewer.bank.loader import load_bank
+
+    q = load_bank().get("algo-07")
+    if not text.strip():
+        return
+    for lang in ("en", "ja"):
+        g = grade_text(q, text, lang)
+        assert 0 <= g.overall <= 10 and _adds_up(g)
+
+
+def test_shipped_coefficients_match_the_model() -> None:
+    data = json.loads((ROOT / "interviewer" / "examiners" / "offline" / "calibration.json").read_text(encoding="utf-8"))
+    assert tuple(data["features"]) == FEATURES
+    model = load_model()
+    assert len(model.coef) == len(FEATURES)
+    assert model.contradiction_penalty >= 1.0 and model.misconception_scale == 1.0
+
+
+def test_listing_does_not_load_the_analysers() -> None:
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from interviewer.cli.main import cli\n"
+        "r = CliRunner().invoke(cli, ['list', '--format', 'json'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print('sudachipy' in sys.modules, 'Stemmer' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False False"
