@@ -1,6 +1,7 @@
-"""No follow-up probe names the answer: see interviewer/bank/probe_leaks.py for what "distinctive" means.
+"""No follow-up probe gives the answer away: see interviewer/bank/probe_leaks.py for what "distinctive" means.
 
-Runs over the whole built-in bank, both tracks.
+Runs over the whole built-in bank, both tracks: no probe names a distinctive term, earns its own key
+point when graded as an answer, or reads as one of its question's misconceptions.
 """
 
 from __future__ import annotations
@@ -8,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from interviewer.bank.loader import Bank
-from interviewer.bank.models import Question
+from interviewer.bank.models import LANGS, Question
 from interviewer.bank.probe_leaks import distinctive_terms, probe_leaks
+from interviewer.examiners.offline.examiner import analyse
 from tests.conftest import ROOT
 
 QUESTIONS = sorted(p.stem for p in (ROOT / "question_bank").glob("*.yaml"))
@@ -40,3 +42,61 @@ def test_question_text_and_field_wide_acronyms_are_not_distinctive(bank: Bank) -
     q: Question = bank.get("algo-13")  # the question itself lists Dr.GRPO, DAPO, GSPO, CISPO...
     terms = {t.lower() for t in distinctive_terms(q)}
     assert not {"dapo", "gspo", "cispo", "ppo", "grpo", "kl"} & terms
+
+
+# A probe read back as an answer is graded by the offline examiner exactly like a candidate's text.
+@pytest.mark.parametrize("qid", QUESTIONS)
+def test_no_probe_earns_its_own_point(bank: Bank, qid: str) -> None:
+    """A probe asks for the missing idea: read back as an answer, it must not satisfy its own key point's cues."""
+    question = bank.get(qid)
+    assert question.rubric is not None
+    leaks = [
+        f"{kp.id} [{lang}]: {kp.probe.get(lang)}"
+        for kp in question.rubric.key_points
+        for lang in LANGS
+        if analyse(question, kp.probe.get(lang), lang).coverage()[kp.id] > 0
+    ]
+    assert leaks == []
+
+
+@pytest.mark.parametrize("qid", QUESTIONS)
+def test_no_probe_triggers_a_misconception(bank: Bank, qid: str) -> None:
+    """The interviewer's own follow-up must never read as a wrong claim of its question (infra-11 ja once did)."""
+    question = bank.get(qid)
+    assert question.rubric is not None
+    fired = [
+        f"{kp.id} [{lang}] -> {[m.id for m in found]}: {kp.probe.get(lang)}"
+        for kp in question.rubric.key_points
+        for lang in LANGS
+        if (found := analyse(question, kp.probe.get(lang), lang).misconceptions)
+    ]
+    assert fired == []
+
+
+def test_the_grading_checks_catch_the_old_leaky_probes(bank: Bank) -> None:
+    # The checks above must be able to fail: the pre-fix wording of two probes, graded the same way.
+    old_en = "Suppose the gradients really end up N times larger and you train with plain SGD."
+    assert analyse(bank.get("algo-09"), old_en, "en").coverage()["gradient-scale-like-lr"] > 0
+    infra = bank.get("infra-11")
+    old_ja = "FSDP もパラメータを分割します。それで各 GPU が層の一部だけを計算することになりますか？通信コストはどうですか？"
+    assert [m.id for m in analyse(infra, old_ja, "ja").misconceptions] == ["fsdp-is-tensor-parallel"]
+
+
+# Hints the cues cannot see (it/ja paraphrases): phrases that stated the answer before the rewording.
+HINTS_REMOVED = [
+    ("algo-19", "r1-grpo-rule-rewards", {"en": "without a value network", "it": "senza una rete di valore",
+                                         "ja": "価値ネットワークなし"}),
+    ("algo-05", "grpo-group-advantage", {"en": "no value network", "it": "non ha una rete del valore",
+                                         "ja": "価値ネットワークがありません"}),
+    ("algo-06", "tts-exploration", {"en": "no longer change", "it": "non cambiano", "ja": "変わら"}),
+    ("algo-18", "pretraining-foundation", {"en": "already reason", "it": "sa già ragionare", "ja": "既に推論"}),
+]
+
+
+@pytest.mark.parametrize(("qid", "kp_id", "phrases"), HINTS_REMOVED)
+def test_probe_does_not_hint_at_the_answer(bank: Bank, qid: str, kp_id: str, phrases: dict[str, str]) -> None:
+    rubric = bank.get(qid).rubric
+    assert rubric is not None
+    kp = next(k for k in rubric.key_points if k.id == kp_id)
+    for lang, phrase in phrases.items():
+        assert phrase.lower() not in kp.probe.get(lang).lower(), (lang, phrase)
