@@ -300,8 +300,11 @@ class AnswerIndex:
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
                 prev = self.tokens[i - 1] if i > 0 else ""
+                chained = any(j in covered and self.tokens[j] in LATIN_NEGATORS for j in range(max(0, i - 3), i))
                 if nxt in _NOT_NEGATING_NEXT or prev == "finche":  # "not only", "finché non" (until)
                     pass
+                elif chained:
+                    pass  # "non cambia mai": the negation the cue itself asserts, continued (Italian double negative)
                 elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
                 else:
