@@ -80,23 +80,3 @@ def test_the_grading_checks_catch_the_old_leaky_probes(bank: Bank) -> None:
     infra = bank.get("infra-11")
     old_ja = "FSDP もパラメータを分割します。それで各 GPU が層の一部だけを計算することになりますか？通信コストはどうですか？"
     assert [m.id for m in analyse(infra, old_ja, "ja").misconceptions] == ["fsdp-is-tensor-parallel"]
-
-
-# Hints the cues cannot see (it/ja paraphrases): phrases that stated the answer before the rewording.
-HINTS_REMOVED = [
-    ("algo-19", "r1-grpo-rule-rewards", {"en": "without a value network", "it": "senza una rete di valore",
-                                         "ja": "価値ネットワークなし"}),
-    ("algo-05", "grpo-group-advantage", {"en": "no value network", "it": "non ha una rete del valore",
-                                         "ja": "価値ネットワークがありません"}),
-    ("algo-06", "tts-exploration", {"en": "no longer change", "it": "non cambiano", "ja": "変わら"}),
-    ("algo-18", "pretraining-foundation", {"en": "already reason", "it": "sa già ragionare", "ja": "既に推論"}),
-]
-
-
-@pytest.mark.parametrize(("qid", "kp_id", "phrases"), HINTS_REMOVED)
-def test_probe_does_not_hint_at_the_answer(bank: Bank, qid: str, kp_id: str, phrases: dict[str, str]) -> None:
-    rubric = bank.get(qid).rubric
-    assert rubric is not None
-    kp = next(k for k in rubric.key_points if k.id == kp_id)
-    for lang, phrase in phrases.items():
-        assert phrase.lower() not in kp.probe.get(lang).lower(), (lang, phrase)

@@ -108,6 +108,13 @@ PROBES_THAT_GAVE_IT_AWAY = [
                                      "ja": "重み付けで弱める代わりに"}),
     ("algo-13", "dapo", {"en": "decoupled", "it": "disaccoppiato", "ja": "分離し"}),
     ("algo-13", "gspo", {"en": "whole response", "it": "intera risposta", "ja": "応答全体"}),
+    # hints the cues cannot see (it/ja paraphrases), found when every probe was graded as an answer
+    ("algo-19", "r1-grpo-rule-rewards", {"en": "without a value network", "it": "senza una rete di valore",
+                                         "ja": "価値ネットワークなし"}),
+    ("algo-05", "grpo-group-advantage", {"en": "no value network", "it": "non ha una rete del valore",
+                                         "ja": "価値ネットワークがありません"}),
+    ("algo-06", "tts-exploration", {"en": "no longer change", "it": "non cambiano", "ja": "変わら"}),
+    ("algo-18", "pretraining-foundation", {"en": "already reason", "it": "sa già ragionare", "ja": "既に推論"}),
 ]
 
 
