@@ -6,12 +6,14 @@ point when graded as an answer, or reads as one of its question's misconceptions
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from interviewer.bank.loader import Bank
-from interviewer.bank.models import LANGS, Question
+from interviewer.bank.models import LANGS, KeyPoint, Question
 from interviewer.bank.probe_leaks import distinctive_terms, probe_leaks
-from interviewer.examiners.offline.examiner import analyse
+from interviewer.examiners.offline.examiner import Analysis, analyse
 from tests.conftest import ROOT
 
 QUESTIONS = sorted(p.stem for p in (ROOT / "question_bank").glob("*.yaml"))
@@ -45,31 +47,28 @@ def test_question_text_and_field_wide_acronyms_are_not_distinctive(bank: Bank) -
 
 
 # A probe read back as an answer is graded by the offline examiner exactly like a candidate's text.
+def _probes_read_back(bank: Bank, qid: str) -> Iterator[tuple[KeyPoint, str, Analysis]]:
+    """Every (key point, language) probe of a question, analysed as if a candidate had written it."""
+    question = bank.get(qid)
+    assert question.rubric is not None
+    for kp in question.rubric.key_points:
+        for lang in LANGS:
+            yield kp, lang, analyse(question, kp.probe.get(lang), lang)
+
+
 @pytest.mark.parametrize("qid", QUESTIONS)
 def test_no_probe_earns_its_own_point(bank: Bank, qid: str) -> None:
     """A probe asks for the missing idea: read back as an answer, it must not satisfy its own key point's cues."""
-    question = bank.get(qid)
-    assert question.rubric is not None
-    leaks = [
-        f"{kp.id} [{lang}]: {kp.probe.get(lang)}"
-        for kp in question.rubric.key_points
-        for lang in LANGS
-        if analyse(question, kp.probe.get(lang), lang).coverage()[kp.id] > 0
-    ]
+    leaks = [f"{kp.id} [{lang}]: {kp.probe.get(lang)}" for kp, lang, read in _probes_read_back(bank, qid)
+             if read.coverage()[kp.id] > 0]
     assert leaks == []
 
 
 @pytest.mark.parametrize("qid", QUESTIONS)
 def test_no_probe_triggers_a_misconception(bank: Bank, qid: str) -> None:
     """The interviewer's own follow-up must never read as a wrong claim of its question (infra-11 ja once did)."""
-    question = bank.get(qid)
-    assert question.rubric is not None
-    fired = [
-        f"{kp.id} [{lang}] -> {[m.id for m in found]}: {kp.probe.get(lang)}"
-        for kp in question.rubric.key_points
-        for lang in LANGS
-        if (found := analyse(question, kp.probe.get(lang), lang).misconceptions)
-    ]
+    fired = [f"{kp.id} [{lang}] -> {[m.id for m in read.misconceptions]}: {kp.probe.get(lang)}"
+             for kp, lang, read in _probes_read_back(bank, qid) if read.misconceptions]
     assert fired == []
 
 
