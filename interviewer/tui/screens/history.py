@@ -62,7 +62,7 @@ class HistoryScreen(Screen[None]):
                 r.id,
                 r.created_at[:16].replace("T", " "),
                 word(r.plan.mode) + ("" if r.finished else " " + _("(open)")),
-                r.examiner,
+                word(r.examiner),
                 f"{s:.1f}" if s is not None else "–",
                 ",".join(q.question_id for q in r.questions),
                 key=r.id,

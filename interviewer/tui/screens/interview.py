@@ -307,8 +307,7 @@ class InterviewScreen(Screen[None]):
             if step.grade is not None:
                 self._question_done(step.grade)
         except Exception as exc:
-            error = _("Examiner error: {error}. Your answer is saved.").format(error=exc)
-            self.notify(safe(error), severity="error", timeout=10, markup=False)
+            self._examiner_error(exc)
         finally:
             self.busy = False
 
@@ -351,6 +350,11 @@ class InterviewScreen(Screen[None]):
         finally:
             self.busy = False
 
+    def _examiner_error(self, exc: Exception) -> None:
+        """The examiner failed after the answer was stored: say so in the interview language, never as markup."""
+        error = _("Examiner error: {error}. Your answer is saved.").format(error=exc)
+        self.notify(safe(error), severity="error", timeout=10, markup=False)
+
     @work(exclusive=True, group="examiner")
     async def action_end_followups(self) -> None:
         """Grade now; a reply still in the box is submitted first, never dropped."""
@@ -371,8 +375,7 @@ class InterviewScreen(Screen[None]):
                 self._add("candidate", pending)
             self._question_done(await self.interview.stop_probing(pending))
         except Exception as exc:
-            self.notify(safe(f"Examiner error: {exc}. Your answer is saved."), severity="error", timeout=10,
-                        markup=False)
+            self._examiner_error(exc)
         finally:
             self.busy = False
 
