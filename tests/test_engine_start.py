@@ -33,3 +33,17 @@ async def test_skipped_questions_are_not_averaged_as_zero(demo_bank: Bank) -> No
     iv.advance()
     await iv.skip()
     assert grade is not None and iv.record.overall() == grade.overall > 0
+
+
+def test_engine_notices_follow_the_interview_language_not_the_process_one(demo_bank: Bank) -> None:
+    """`run --plain --lang it` with an English config: the engine's own notices are Italian from the start."""
+    from interviewer.i18n import get_language, set_language, tr
+
+    before = get_language()
+    set_language("en")
+    try:
+        iv = Interview.start(Plan(question_ids=["demo-01"], lang="it"), demo_bank, OfflineExaminer())
+        english = "The model is slow, still waiting (Esc to use the offline examiner)."
+        assert iv.slow_message == tr(english, "it") != english
+    finally:
+        set_language(before)

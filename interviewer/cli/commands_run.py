@@ -22,7 +22,7 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
-from interviewer.i18n import _, set_language
+from interviewer.i18n import N_, _, set_language, tr
 from interviewer.render import grade_text_report
 from interviewer.storage.db import LazyStore, Store, StoreError, StoreFull, open_store
 
@@ -197,7 +197,8 @@ def run(
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     interview = Interview.start(plan, c.bank(), examiner, store, on_notice=lambda m: io.say(f"\n[!] {m}"))
-    interview.slow_message = _("The model is slow, still waiting (Ctrl+C stops; everything you typed is saved).")
+    interview.slow_message = tr(N_("The model is slow, still waiting (Ctrl+C stops; everything you typed is saved)."),
+                                  plan.lang)
 
     async def go() -> None:
         try:

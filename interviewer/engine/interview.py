@@ -20,7 +20,7 @@ from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
 from interviewer.examiners.errors import ExaminerUnavailable
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
-from interviewer.i18n import N_, _, tr
+from interviewer.i18n import N_, tr
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -66,7 +66,7 @@ class Interview:
         self._degraded = False
         # A model that takes longer than this gets a notice; the UI may then call use_offline().
         self.slow_after: float | None = getattr(examiner, "slow_notice_after", None)
-        self.slow_message = _("The model is slow, still waiting (Esc to use the offline examiner).")
+        self.slow_message = tr(N_("The model is slow, still waiting (Esc to use the offline examiner)."), record.plan.lang)
         self._waiting: asyncio.Task[object] | None = None
         self._offline_requested = False
         self.unsaved: str | None = None  # why the last save failed (disk full...); the record is kept in memory
@@ -149,7 +149,7 @@ class Interview:
             return
         if self.unsaved is not None:
             self.unsaved = None
-            self.on_notice(_("The interview is saved again."))
+            self.on_notice(tr(N_("The interview is saved again."), self.plan.lang))
 
     def _save_failed(self, exc: Exception) -> None:
         from interviewer.storage.db import SessionBusy
@@ -158,8 +158,8 @@ class Interview:
             raise exc
         log.warning("saving the interview failed: %s", exc)
         if self.unsaved is None:
-            self.on_notice(_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
-                             "the disk allows; nothing you typed is lost.").format(why=exc))
+            self.on_notice(tr(N_("Cannot save the interview ({why}). It goes on in memory and is saved as soon as "
+                                 "the disk allows; nothing you typed is lost."), self.plan.lang).format(why=exc))
         self.unsaved = str(exc)
 
     def save(self) -> bool:
@@ -239,8 +239,8 @@ class Interview:
         except asyncio.CancelledError:
             me = asyncio.current_task()
             if self._offline_requested and task.cancelled() and (me is None or me.cancelling() == 0):
-                raise ExaminerUnavailable(_("You chose the offline examiner instead of waiting for the model")
-                                          ) from None
+                raise ExaminerUnavailable(tr(N_("You chose the offline examiner instead of waiting for the model"),
+                                             self.plan.lang)) from None
             task.cancel()  # the caller itself was cancelled (quit): stop the call too
             raise
         finally:
