@@ -36,11 +36,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
-
-import Stemmer  # type: ignore[import-not-found,unused-ignore]
 
 from interviewer.bank.models import KeyPoint, LocalizedCues, LocalizedText, Misconception, Question
+from interviewer.examiners.offline.lang import stem
 from interviewer.examiners.offline.text import FUNCTION_WORDS, fold_ja, latin_tokens
 
 MIN_HITS = 1.0  # concept weight a quote's sentences need to count for a key point at all
@@ -59,15 +57,6 @@ _NEGATORS = frozenset(
     "not no never without neither nor non senza mai nessun nessuna nessuno niente nulla nothing none".split()
 )
 _JA_NEGATORS = ("ない", "ません", "せず", "ずに", "なし", "不要", "ではなく", "じゃなく", "なく")
-
-
-@cache
-def _stemmer(lang: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("italian" if lang == "it" else "english")
-
-
-def _stem(word: str, lang: str) -> str:
-    return str(_stemmer(lang).stemWord(word))
 
 
 @dataclass(frozen=True)
@@ -126,7 +115,7 @@ def _statement_units(text: LocalizedText, lang: str, skip: set[str]) -> list[Uni
     else:
         words = latin_tokens(text.get(lang))
         lang_for_stem = lang
-    stems = sorted({_stem(w, lang_for_stem) for w in words
+    stems = sorted({stem(w, lang_for_stem) for w in words
                     if len(w) >= 4 and w.isalpha() and w not in FUNCTION_WORDS and w not in _GENERIC} - skip)
     units += [Unit(((s,),), ((False,),), ()) for s in stems if len(s) >= 3]
     return units
@@ -168,8 +157,8 @@ def key_point_concepts(question: Question, lang: str) -> dict[str, Concepts]:
 
 def _key_point_concepts(question: Question, lang: str) -> dict[str, Concepts]:
     assert question.rubric is not None
-    skip = {_stem(w, "en" if lang == "ja" else lang) for w in latin_tokens(question.text.get(lang))}
-    skip |= {_stem(w, "en") for w in latin_tokens(question.text.en)}
+    skip = {stem(w, "en" if lang == "ja" else lang) for w in latin_tokens(question.text.get(lang))}
+    skip |= {stem(w, "en") for w in latin_tokens(question.text.en)}
     per: dict[str, list[Unit]] = {}
     for kp in question.rubric.key_points:
         per[kp.id] = _dedupe(_cue_units(kp.cues, _langs(lang)) + _statement_units(kp.statement, lang, skip))
