@@ -128,10 +128,3 @@ def setup_logging(verbosity: int = 0) -> None:
         logger.setLevel(level)
     setattr(handler, "_interviewer", True)  # noqa: B010 - marks our handler for a later re-setup
     logger.addHandler(handler)
-
-
-def echo(text: str = "", err: bool = False) -> None:
-    """Print one line of text from anywhere (server messages included), sanitised."""
-    stream = sys.stderr if err else sys.stdout
-    stream.write(safe(text) + "\n")
-    stream.flush()

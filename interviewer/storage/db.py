@@ -149,6 +149,7 @@ class Store:
         self.path = path
         # Identifies this Store's leases: two stores on one file (or two processes) differ.
         self.lease_token = uuid.uuid4().hex
+        self._leased = False  # set by the first claim: only then does close() have a lease row to remove
         self.read_only = False
         if read_only_ok and path.is_file() and _readonly_fs(path.parent):
             self._open_read_only(path)
@@ -202,7 +203,7 @@ class Store:
         self.read_only = True
 
     def close(self) -> None:
-        if not self.read_only:  # a read-only store never took a lease
+        if self._leased:  # history, report, stats... never take a lease: no write transaction on close
             try:
                 with self.transaction() as conn:
                     conn.execute("DELETE FROM leases WHERE token = ?", (self.lease_token,))
@@ -293,11 +294,7 @@ class Store:
                  pid=excluded.pid, heartbeat=excluded.heartbeat""",
             (session_id, self.lease_token, host, pid, now()),
         )
-
-    def release(self, session_id: str) -> None:
-        """Give up this store's lease on an interview (others may resume it)."""
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM leases WHERE session_id = ? AND token = ?", (session_id, self.lease_token))
+        self._leased = True
 
     # -- sessions ---------------------------------------------------------------
     def save_session(self, record: SessionRecord) -> None:
