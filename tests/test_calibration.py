@@ -10,9 +10,10 @@ from collections import defaultdict
 
 import pytest
 
-from benchmarks.bench_offline import fluent_wrong_below_partial, parity, spearman
+from benchmarks.bench_offline import fluent_wrong_below_partial, parity
 from interviewer.bank.loader import Bank
 from interviewer.calibration import CalibrationAnswer, load_all
+from interviewer.evaluation import spearman
 from interviewer.examiners.offline.examiner import grade_text
 from tests.conftest import CALIBRATION, ROOT
 

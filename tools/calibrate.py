@@ -26,9 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_offline import resolve_set, spearman  # noqa: E402
+from benchmarks.bench_offline import resolve_set  # noqa: E402
 from interviewer.bank.loader import load_bank  # noqa: E402
 from interviewer.calibration import load_all  # noqa: E402
+from interviewer.evaluation import spearman  # noqa: E402
 from interviewer.examiners.offline.examiner import Analysis, analyse  # noqa: E402
 from interviewer.examiners.offline.scoring import COEFFICIENTS, IDENTITY, Model, predict  # noqa: E402
 
