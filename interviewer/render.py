@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from interviewer.bank.models import Question
-from interviewer.examiners.grade import Grade
+from interviewer.examiners.grade import HINT_PENALTY, Grade
 from interviewer.examiners.offline.text import strip_control
 from interviewer.i18n import N_, ntr, tr, word
 
@@ -75,7 +75,7 @@ def score_breakdown(grade: Grade) -> str | None:
     if mis > 0:
         parts.append(tr("misconceptions", lang) + f" {mis:g}")
     if hints > 0:
-        n = max(1, round(hints / 0.5))
+        n = max(1, round(hints / HINT_PENALTY))
         parts.append(tr("hints", lang) + f" {hints:g} (" + ntr("{n} hint", "{n} hints", n, lang).format(n=n) + ")")
     text = " − ".join(parts) + f" = {grade.overall:.1f}/10"
     if rubric - mis - hints < 0:

@@ -25,7 +25,6 @@ from interviewer.i18n import N_, tr
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-HINT_PENALTY = 0.5
 
 
 class SessionStore(Protocol):

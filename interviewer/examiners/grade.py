@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from interviewer.bank.models import Question
 
+HINT_PENALTY = 0.5  # points off the 0-10 score for each hint revealed
+
 Verdict = Literal["strong", "solid", "partial", "weak", "no answer"]
 
 

@@ -35,7 +35,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from interviewer.bank.models import Question
 from interviewer.examiners.base import Exchange
-from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
+from interviewer.examiners.grade import (
+    HINT_PENALTY,
+    CriterionScore,
+    DetectedMisconception,
+    Grade,
+    finish_grade,
+)
 from interviewer.examiners.llm import relevance
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.text import is_japanese, split_sentences
@@ -46,7 +52,6 @@ MIN_PIECE_WORDS = 3
 MIN_JA_CHARS = 8  # Japanese has no spaces and packs more per character
 MAX_PIECES = 3  # a quote may skip text with "..." at most twice
 MAX_QUOTES = 2
-HINT_PENALTY = 0.5
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\])\s*")
 _EDGE = " \t\n\"'“”‘’«»「」『』`"
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)

@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 
 from interviewer.bank.models import KeyPoint, LocalizedCues, Question
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
-from interviewer.examiners.grade import CriterionScore, DetectedMisconception, Grade, finish_grade
+from interviewer.examiners.grade import (
+    HINT_PENALTY,
+    CriterionScore,
+    DetectedMisconception,
+    Grade,
+    finish_grade,
+)
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.scoring import calibrated
@@ -242,7 +248,7 @@ class OfflineExaminer(Examiner):
             criteria,
             misconceptions,
             answered=answered,
-            hint_penalty=0.5 * exchange.hints_used,
+            hint_penalty=HINT_PENALTY * exchange.hints_used,
             note=" ".join(notes) or None,
         )
 
