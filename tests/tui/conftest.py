@@ -12,6 +12,17 @@ from interviewer.tui.services import Services
 from tests.conftest import FIXTURES
 
 
+async def settle_home(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Until Home has loaded the bank (its loader starts on a timer after the first paint) and workers are done."""
+    for _ in range(200):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        status = pilot.app.screen.query("#home-status")
+        if not status or str(status.first().render()).strip():
+            return
+        await pilot.pause(0.05)
+
+
 class FrozenClock:
     def __init__(self) -> None:
         self.t = 1000.0

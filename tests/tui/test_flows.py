@@ -10,6 +10,7 @@ from interviewer.tui.screens.interview import InterviewScreen, Message
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
 from interviewer.tui.widgets import Choice
+from tests.tui.conftest import settle_home
 
 STRONG = (
     "GRPO samples a group of responses and subtracts the group's mean reward as the baseline instead of a critic. "
@@ -35,8 +36,7 @@ async def type_answer(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
 
 
 async def start(pilot, mode: str = "interview", count: str = "1", follow_ups: int = 2) -> None:  # type: ignore[no-untyped-def]
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle_home(pilot)  # the drill picker has no questions until the bank has loaded
     home = pilot.app.screen
     assert isinstance(home, HomeScreen)
     home.query_one("#mode", Choice).value = mode

@@ -16,6 +16,7 @@ from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
+from tests.tui.conftest import settle_home
 
 SIZES = [(100, 30), (80, 24)]
 ANSWER = "GRPO samples a group of answers and uses their mean reward as the baseline. It is simple."
@@ -51,16 +52,7 @@ async def _graded(services: Services, n: int, answer: str) -> SessionRecord:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_home(snap_compare, make_app, size) -> None:  # type: ignore[no-untyped-def]
-    async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
-        # the bank and store load in a worker started by a timer after the first paint: wait for its status line
-        for _ in range(200):
-            await pilot.app.workers.wait_for_complete()
-            await pilot.pause(0.02)
-            if "questions" in str(pilot.app.screen.query_one("#home-status").render()):
-                break
-        await pilot.pause()
-
-    assert snap_compare(make_app(), terminal_size=size, run_before=settle)
+    assert snap_compare(make_app(), terminal_size=size, run_before=settle_home)
 
 
 @pytest.mark.parametrize("size", SIZES)

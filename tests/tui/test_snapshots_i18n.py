@@ -23,7 +23,7 @@ from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
 from tests.conftest import FIXTURES, ROOT
-from tests.tui.conftest import FrozenClock
+from tests.tui.conftest import FrozenClock, settle_home
 
 I18N_BANK = ROOT / "tests" / "data" / "i18n_bank"
 SIZES = [(120, 40), (80, 24)]
@@ -69,35 +69,24 @@ def _record(lang: str, ids: list[str]) -> SessionRecord:
     )
 
 
-async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Until Home has loaded the bank (its loader starts on a timer after the first paint) and workers are done."""
-    for _ in range(200):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        status = pilot.app.screen.query("#home-status")
-        if not status or str(status.first().render()).strip():
-            return
-        await pilot.pause(0.05)
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_home(snap_compare, real_services, lang, size) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(_app(real_services, lang), terminal_size=size, run_before=_settle)
+    assert snap_compare(_app(real_services, lang), terminal_size=size, run_before=settle_home)
 
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_interview(snap_compare, real_services, lang, size) -> None:  # type: ignore[no-untyped-def]
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
-        await _settle(pilot)
+        await settle_home(pilot)
         services = real_services
         iv = Interview(_record(lang, [QUESTION]), services.bank(), OfflineExaminer(), services.store())
         await pilot.app.push_screen(InterviewScreen(services, iv))
         await pilot.pause()
         pilot.app.screen.query_one("#answer").text = ANSWERS[lang]
         await pilot.press("ctrl+s")
-        await _settle(pilot)
+        await settle_home(pilot)
         answer = pilot.app.screen.query_one("#answer")
         answer.text = FOLLOW[lang]
         answer.cursor_blink = False  # a blinking cursor makes the picture depend on timing
@@ -110,7 +99,7 @@ def test_interview(snap_compare, real_services, lang, size) -> None:  # type: ig
 @pytest.mark.parametrize("lang", LANGS)
 def test_feedback(snap_compare, real_services, lang, size) -> None:  # type: ignore[no-untyped-def]
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
-        await _settle(pilot)
+        await settle_home(pilot)
         q = real_services.bank().get(QUESTION)
         await pilot.app.push_screen(FeedbackScreen(grade_text(q, ANSWERS[lang], lang), q))
         await pilot.pause()
@@ -123,7 +112,7 @@ def test_feedback_scrolled_80x24(snap_compare, real_services, lang) -> None:  # 
     """The rest of the full rubric at 80x24, one page down: still whole sentences, no "…"."""
 
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
-        await _settle(pilot)
+        await settle_home(pilot)
         q = real_services.bank().get(QUESTION)
         await pilot.app.push_screen(FeedbackScreen(grade_text(q, ANSWERS[lang], lang), q))
         await pilot.pause()
@@ -137,7 +126,7 @@ def test_feedback_scrolled_80x24(snap_compare, real_services, lang) -> None:  # 
 @pytest.mark.parametrize("lang", LANGS)
 def test_summary(snap_compare, real_services, lang, size) -> None:  # type: ignore[no-untyped-def]
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
-        await _settle(pilot)
+        await settle_home(pilot)
         services = real_services
         iv = Interview(_record(lang, [QUESTION, "demo-01"]), services.bank(), OfflineExaminer())
         await iv.submit_answer(ANSWERS[lang])
