@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interviewer.bank.loader import load_bank  # noqa: E402
+from interviewer.bank.loader import Bank, load_bank  # noqa: E402
 from interviewer.calibration import CalibrationAnswer, load_all  # noqa: E402
 from interviewer.evaluation import Scored, fluent_wrong_vs_partial, question_pair_order, spearman  # noqa: E402
 from interviewer.examiners.offline.examiner import grade_text  # noqa: E402
@@ -122,6 +122,26 @@ def report(scored: list[tuple[CalibrationAnswer, float]]) -> None:
         )
 
 
+def print_cue_data(bank: Bank) -> None:
+    """How much hand-written cue data the grader carries: rubric alternatives plus the shared lexicon."""
+    from interviewer.bank.lexicon import builtin_lexicon
+
+    cues = alternatives = 0
+    for q in bank.questions:
+        if q.rubric is None:
+            continue
+        for owner in [*q.rubric.key_points, *q.rubric.misconceptions]:
+            for lang in ("en", "it", "ja"):
+                for cue in owner.cues.get(lang):
+                    cues += 1
+                    alternatives += cue.count("|") + cue.count("+") + 1
+    lexicon = builtin_lexicon()
+    print(
+        f"cue data: {cues} cues, {alternatives} rubric alternatives + {lexicon.alternatives()} lexicon phrases "
+        f"in {len(lexicon.concepts)} concepts (issue target: under 16,000 in all)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
@@ -131,8 +151,15 @@ def main() -> None:
         help="calibration (default), blind, adversarial, or a directory of graded YAML; repeat to pool sets",
     )
     parser.add_argument("--no-batch", action="store_true", help="skip the 1,000-answer batch timing")
+    parser.add_argument("--no-lexicon", action="store_true", help="grade without the concept lexicon (for comparison)")
     args = parser.parse_args()
     bank = load_bank()
+    if args.no_lexicon:
+        from interviewer.bank.lexicon import Lexicon
+        from interviewer.examiners.offline.cues import use_lexicon
+
+        use_lexicon(Lexicon())
+    print_cue_data(bank)
     answers: list[CalibrationAnswer] = []
     for name in args.set or ["calibration"]:
         path = resolve_set(name)

@@ -148,12 +148,26 @@ def load_question(path: Path) -> tuple[Question | None, list[BankProblem]]:
     if data is None:
         return None, problems
     try:
-        return Question.model_validate(data), []
+        question = Question.model_validate(data)
     except ValidationError as exc:
         name = _display(path)
         return None, [
             BankProblem(name, _format_loc(err["loc"]), _humanize(err["msg"])) for err in exc.errors()
         ]
+    return question, _concept_problems(question, path)
+
+
+def _concept_problems(question: Question, path: Path) -> list[BankProblem]:
+    """Cues may name concepts of the shared lexicon (``@critic``); each must exist there."""
+    from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon, names_concepts, unknown_references
+
+    if not names_concepts(question):  # most files: the lexicon is not even read
+        return []
+    try:
+        lexicon = builtin_lexicon()
+    except LexiconProblem as exc:
+        return [BankProblem(_display(path), "cues", f"the concept lexicon cannot be read: {exc}")]
+    return [BankProblem(_display(path), where, msg) for where, msg in unknown_references(question, lexicon)]
 
 
 def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[BankProblem]]:

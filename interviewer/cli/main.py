@@ -170,12 +170,19 @@ def bank_validate(c: Ctx, paths: tuple[Path, ...]) -> None:
             if q.id in others.sources:
                 problems.append(BankProblem(str(loaded.sources[q.id]), "id",
                                             f"duplicate id {q.id!r} (also in {others.sources[q.id]})"))
+    from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon, builtin_lexicon_path
+
+    try:  # cues of any bank may name concepts of the shipped lexicon: it must be readable too
+        concepts = len(builtin_lexicon().concepts)
+    except LexiconProblem as exc:
+        concepts = 0
+        problems.append(BankProblem(str(builtin_lexicon_path()), "", str(exc)))
     for p in problems:
         click.echo(str(p))
     if problems:
         click.echo(f"{len(problems)} problem(s) found", err=True)
         sys.exit(1)
-    click.echo(f"ok: {len(loaded)} question(s) valid")
+    click.echo(f"ok: {len(loaded)} question(s) valid; concept lexicon: {concepts} concept(s)")
 
 
 def main() -> None:

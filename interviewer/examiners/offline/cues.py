@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from interviewer.bank.lexicon import Lexicon, builtin_lexicon
 from interviewer.examiners.offline.lang import Morpheme, lemma_string, morphemes, stem
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
@@ -83,6 +84,9 @@ class Cue:
 
     source: str
     terms: tuple[tuple[Alt, ...], ...]
+    # The same cue with two or three of its terms read together from one lexicon phrase: "less noisy"
+    # satisfies both terms of "varian + reduc" because the lexicon says it means "reduce variance".
+    joint: tuple[Cue, ...] = ()
 
 
 @lru_cache(maxsize=131072)
@@ -108,20 +112,178 @@ def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
 
 
 @lru_cache(maxsize=65536)
-def compile_cue(cue: str, lang: str | bool, stemmed: bool = True) -> Cue:
+def compile_cue(cue: str, lang: str | bool, stemmed: bool = True, expand: bool | None = None) -> Cue:
     """Compile a cue for `lang` ("en", "it", "ja"; True/False mean ja/en, as before).
 
     stemmed=False keeps the written forms only (prefix matching, no Snowball stems): misconception
     cues use it, because a false wrong-claim costs a correct answer points.
+    expand (default: as stemmed) adds, to every alternative that names a concept of the lexicon,
+    the phrases answers use for that concept ("value network" for "critic"); ``@critic`` names the
+    concept itself.
     """
     if isinstance(lang, bool):
         lang = "ja" if lang else "en"
-    terms = []
-    for term in cue.split("+"):
-        alts = tuple(a for a in (_compile_alt(x, lang, stemmed) for x in term.split("|")) if a.words and a.words[0])
-        if alts:
-            terms.append(alts)
-    return Cue(cue, tuple(terms))
+    expand = stemmed if expand is None else expand
+    written = [[x.strip() for x in term.split("|")] for term in cue.split("+")]
+    terms = [_compile_term(term, lang, stemmed, expand) for term in written]
+    joint: list[Cue] = []
+    if expand and len(written) >= 2:
+        for taken, says in _joint_readings(tuple(tuple(t) for t in written), lang, stemmed):
+            rest = [t for i, t in enumerate(terms) if i not in taken and t]
+            together = tuple(dict.fromkeys(_compile_alt(x, lang, stemmed) for x in says))
+            joint.append(Cue(cue, (*rest, together)))
+    return Cue(cue, tuple(t for t in terms if t), tuple(joint))
+
+
+def _compile_term(alternatives: list[str], lang: str, stemmed: bool, expand: bool) -> tuple[Alt, ...]:
+    texts: list[str] = []
+    for x in alternatives:
+        if x.startswith("@"):
+            texts.extend(concept_phrases(x[1:], lang))
+            continue
+        texts.append(x)
+        if expand:
+            texts.extend(lexicon_says(x, lang, stemmed))
+    return tuple(dict.fromkeys(a for a in (_compile_alt(x, lang, stemmed) for x in texts) if a.words and a.words[0]))
+
+
+# -- The concept lexicon (interviewer.bank.lexicon) -----------------------------
+_lexicon: Lexicon | None = None
+
+
+def use_lexicon(lexicon: Lexicon | None) -> None:
+    """Grade with this lexicon (None: the shipped one); compiled cues are rebuilt."""
+    global _lexicon
+    _lexicon = lexicon
+    compile_cue.cache_clear()
+    _lexicon_terms.cache_clear()
+    lexicon_says.cache_clear()
+    _phrase_terms.cache_clear()
+    _joint_readings.cache_clear()
+
+
+def _active_lexicon() -> Lexicon:
+    return _lexicon if _lexicon is not None else builtin_lexicon()
+
+
+def concept_phrases(concept_id: str, lang: str) -> list[str]:
+    """``@id`` in a cue: the concept's terms and `says` in `lang` (nothing when it has no such form)."""
+    concept = _active_lexicon().get(concept_id)
+    form = concept.form(lang) if concept else None
+    return [*form.term, *form.says] if form else []
+
+
+@lru_cache(maxsize=8)
+def _lexicon_terms(lang: str, stemmed: bool) -> tuple[tuple[Alt, tuple[str, ...]], ...]:
+    out = []
+    for concept in _active_lexicon().concepts:
+        form = concept.form(lang)
+        if form and form.says:
+            out.extend((_compile_alt(t, lang, stemmed), tuple(form.says)) for t in form.term)
+    return tuple(out)
+
+
+@lru_cache(maxsize=131072)
+def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
+    """What answers say for the concepts this alternative names: every `says` phrase of a concept
+    whose term the alternative matches ("reduc varian" names "reduce variance")."""
+    if alt.endswith("=") or not alt:
+        return ()
+    mine = _compile_alt(alt, lang, stemmed)
+    found: list[str] = []
+    for term, says in _lexicon_terms(lang, stemmed):
+        if _names(mine, term):
+            found.extend(says)
+    return tuple(dict.fromkeys(found))
+
+
+_JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "接尾辞"})
+
+
+@lru_cache(maxsize=8)
+def _phrase_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[tuple[Alt, ...], tuple[str, ...]], ...]]:
+    """Multi-word lexicon terms ("reduce variance", "分散を減らす") as their content words, indexed by
+    the first characters of each word, for reading a `says` phrase across several cue terms."""
+    index: dict[str, list[tuple[tuple[Alt, ...], tuple[str, ...]]]] = defaultdict(list)
+    for concept in _active_lexicon().concepts:
+        form = concept.form(lang)
+        if not form or not form.says:
+            continue
+        for term in form.term:
+            if lang == "ja":
+                words = tuple(
+                    Alt((m.surface,), (False,), m.surface, (), "ja")
+                    for m in morphemes(fold_ja(term)) if m.pos not in _JA_FUNCTION_POS
+                )
+            else:
+                words = tuple(_compile_alt(w, lang, stemmed) for w in _compile_alt(term, lang, stemmed).words)
+            if 2 <= len(words) <= 3:
+                entry = (words, tuple(form.says))
+                for w in words:
+                    index[w.words[0][:1] if lang == "ja" else w.words[0][:3]].append(entry)
+    return {k: tuple(dict.fromkeys(v)) for k, v in index.items()}
+
+
+@lru_cache(maxsize=65536)
+def _joint_readings(written: tuple[tuple[str, ...], ...], lang: str, stemmed: bool) -> tuple[tuple[frozenset[int], tuple[str, ...]], ...]:
+    """(cue terms, `says` phrases) for every multi-word lexicon term whose words distinct terms of the
+    cue name one each ("varian" and "reduc" name the two words of "reduce variance")."""
+    index = _phrase_terms(lang, stemmed)
+    if not index:
+        return ()
+    compiled = [[_compile_alt(x, lang, stemmed) for x in term if x and not x.startswith("@")] for term in written]
+    entries: dict[tuple[tuple[Alt, ...], tuple[str, ...]], None] = {}
+    for term in compiled:
+        for a in term:
+            if len(a.words) == 1:
+                entries.update(dict.fromkeys(index.get(a.words[0][:1] if lang == "ja" else a.words[0][:3], ())))
+    found = []
+    for words, says in entries:
+        namers = [{i for i, term in enumerate(compiled) if any(_names_word(a, w) for a in term)} for w in words]
+        taken = _assign(namers, frozenset())
+        if taken is not None:
+            found.append((taken, says))
+    return tuple(found)
+
+
+def _assign(namers: list[set[int]], taken: frozenset[int]) -> frozenset[int] | None:
+    """Give each word its own cue term, or None."""
+    if not namers:
+        return taken
+    for i in sorted(namers[0] - taken):
+        done = _assign(namers[1:], taken | {i})
+        if done is not None:
+            return done
+    return None
+
+
+def _names_word(alt: Alt, word: Alt) -> bool:
+    if len(alt.words) != 1 or alt.raw.endswith("="):
+        return False
+    if alt.lang == "ja":
+        return word.words[0].startswith(alt.words[0])
+    return _names(alt, word)
+
+
+def names_term(alt: str, term: str, lang: str) -> bool:
+    """Does cue alternative `alt` name lexicon term `term` (so that it takes the term's `says`)?"""
+    return not alt.endswith("=") and _names(_compile_alt(alt, lang), _compile_alt(term, lang))
+
+
+def _names(alt: Alt, term: Alt) -> bool:
+    """Does the alternative match wherever the term is written?"""
+    if alt.lang == "ja":
+        body = alt.words[0]
+        return len(body) >= 2 and term.words[0].startswith(body) and not alt.exact[0]
+    if len(alt.words) != len(term.words):
+        return False
+    for w, st, ex, tw, tst in zip(alt.words, alt.stems, alt.exact, term.words, term.stems, strict=True):
+        if ex:
+            if tw != w:
+                return False
+        elif not (tw.startswith(w) or (st and tst and tst.startswith(st) and len(st) >= 4)):
+            return False
+    return True
 
 
 @dataclass
@@ -436,6 +598,13 @@ class AnswerIndex:
             return Polar([], [])
         latin_cue = bool(cue.terms[0]) and cue.terms[0][0].lang != "ja"
         aff, den = self._polar_latin(cue) if latin_cue else self._polar_ja(cue)
+        if cue.joint:
+            affirmed, denied = set(aff), set(den)
+            for variant in cue.joint:
+                more_aff, more_den = self._polar_latin(variant) if latin_cue else self._polar_ja(variant)
+                affirmed.update(more_aff)
+                denied.update(more_den)
+            aff, den = sorted(affirmed), sorted(denied - affirmed)
         return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den])
 
     def find(self, cue: Cue) -> list[Match]:
@@ -465,4 +634,4 @@ def _disjoint_choice(spans_per_term: list[list[tuple[int, int]]]) -> bool:
     return pick(0, [])
 
 
-__all__ = ["AnswerIndex", "Cue", "Match", "Polar", "compile_cue"]
+__all__ = ["AnswerIndex", "Cue", "Match", "Polar", "compile_cue", "concept_phrases", "lexicon_says", "names_term", "use_lexicon"]

@@ -62,7 +62,11 @@ _PATTERNS = [
     r"\"(score|overall|grade|verdict|coverage|criteria|misconceptions|evidence)\"\s*:",
     r"\b(overall|verdict|final (score|grade))\s*[:=]\s*\"?(10|[0-9]|strong|pass)\b",
     r"^\W*(score|grade|mark|rating|voto|punteggio|overall|verdict)\s*[:=]\s*\d",
-    r"\b(recommended|suggested|expected|final|correct) (grade|score|mark|voto|punteggio)\b|\brubric check\b",
+    # "expected score" alone is RL vocabulary ("an expected score to compare against"); a verdict has a number
+    r"\b(recommended|suggested|expected|final|correct) (grade|score|mark|voto|punteggio)\b"
+    r"(\s*(for|of|per) (this|my|the|questa|la mia) (answer|response|candidate|risposta))?\s*(is|should be|would be|e|è|:|=)?\s*\d"
+    r"|\b(recommended|suggested|final|correct) (grade|score|mark|voto|punteggio) (for|of|per) (this|my|questa|la mia)\b"
+    r"|\brubric check\b",
     # requests for a score
     r"\b(give|award|assign|grant)\b.{0,30}\b(me|this|my|the answer)\b.{0,30}"
     r"\b(10|ten|full|maximum|max|perfect|top|highest|100)\b",

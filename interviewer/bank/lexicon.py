@@ -1,0 +1,187 @@
+"""The shared concept lexicon: how answers say a concept without the rubric's words.
+
+One file, `question_bank/lexicon/concepts.yaml`, lists concepts of the field
+("critic", "reduce variance", "all-reduce") with, per language, the canonical
+`term` that rubric cues use and the phrases that mean the same in an answer
+(`says`: plain-language paraphrases, expert shorthand, the Italian or Japanese
+forms engineers really use). The offline examiner reads a `says` phrase as if
+the answer had written the term, so every rubric that cues the term credits the
+paraphrase too, and a cue may name a concept directly as ``@critic``.
+
+Kept out of the question files on purpose: a paraphrase learnt once serves all
+35 questions and any custom bank, instead of being repeated in every cue.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from interviewer.bank.models import LANGS, Question
+
+# A `says` phrase is read un-negated by the matcher; a negation inside it would invert its polarity.
+_LATIN_NEGATION = re.compile(r"\b(not|no|never|without|non|senza|mai|nessun\w*|nothing|none|neither|nor)\b")
+_JA_NEGATION = re.compile(r"(?<![少危])ない|ません|ず(?!つ)|なし|無い|不要")
+
+ConceptId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", min_length=1, max_length=64)]
+
+
+class ConceptForm(BaseModel):
+    """A concept in one language: the term cues use, and what answers say instead."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    term: list[str] = Field(min_length=1)
+    says: list[str] = Field(default_factory=list)
+
+    @field_validator("term", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("term", "says")
+    @classmethod
+    def _no_blank(cls, value: list[str]) -> list[str]:
+        out = [v.strip() for v in value]
+        if any(not v or "|" in v or "+" in v or v.startswith("@") for v in out):
+            raise ValueError("entries must be non-blank phrases without '|', '+' or a leading '@'")
+        return out
+
+
+class Concept(BaseModel):
+    """One concept of the field, in any of en/it/ja."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: ConceptId
+    note: str | None = None
+    en: ConceptForm | None = None
+    it: ConceptForm | None = None
+    ja: ConceptForm | None = None
+
+    def form(self, lang: str) -> ConceptForm | None:
+        return getattr(self, lang, None) if lang in LANGS else None
+
+
+class Lexicon(BaseModel):
+    """The whole lexicon file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    concepts: list[Concept] = Field(default_factory=list)
+
+    def get(self, concept_id: str) -> Concept | None:
+        return self._by_id().get(concept_id)
+
+    def _by_id(self) -> dict[str, Concept]:
+        return {c.id: c for c in self.concepts}
+
+    def alternatives(self) -> int:
+        """How many phrases the lexicon holds (terms and `says`, every language)."""
+        return sum(len(f.term) + len(f.says) for c in self.concepts for f in (c.en, c.it, c.ja) if f)
+
+
+class LexiconProblem(ValueError):
+    """A lexicon file that cannot be used; the message names the file and the field."""
+
+
+def builtin_lexicon_path() -> Path:
+    """`question_bank/lexicon/concepts.yaml`, inside the wheel or the source checkout."""
+    from interviewer.bank.loader import builtin_bank_dir
+
+    return builtin_bank_dir() / "lexicon" / "concepts.yaml"
+
+
+def problems(lexicon: Lexicon) -> list[tuple[str, str]]:
+    """(field, problem) for what the schema cannot see: duplicate ids, negations inside `says`."""
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for i, c in enumerate(lexicon.concepts):
+        if c.id in seen:
+            found.append((f"concepts[{i}].id", f"duplicate concept id {c.id!r}"))
+        seen.add(c.id)
+        for lang in LANGS:
+            form = c.form(lang)
+            if form is None:
+                continue
+            pattern = _JA_NEGATION if lang == "ja" else _LATIN_NEGATION
+            for k, phrase in enumerate(form.says):
+                if pattern.search(phrase.lower()):
+                    found.append((f"concepts[{i}].{lang}.says[{k}]", f"{phrase!r} contains a negation"))
+    return found
+
+
+def read_lexicon(path: Path) -> Lexicon:
+    """Parse and check one lexicon file, or raise LexiconProblem naming the file and field."""
+    from interviewer.bank.loader import parse_file
+
+    data, errs = parse_file(path)
+    if data is None:
+        raise LexiconProblem("; ".join(str(e) for e in errs))
+    try:
+        lexicon = Lexicon.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise LexiconProblem(f"{path}: {where}: {first['msg']}") from None
+    bad = problems(lexicon)
+    if bad:
+        raise LexiconProblem("; ".join(f"{path}: {where}: {msg}" for where, msg in bad))
+    return lexicon
+
+
+_REF = re.compile(r"(?:^|[+|])\s*@([^+|\s]+)")
+
+
+def unknown_references(question: Question, lexicon: Lexicon) -> list[tuple[str, str]]:
+    """(field, problem) for every ``@concept`` a cue names that the lexicon lacks in the cue's language."""
+    rubric = question.rubric
+    if rubric is None:
+        return []
+    found: list[tuple[str, str]] = []
+    owners = [(f"rubric.key_points[{i}]", kp.cues) for i, kp in enumerate(rubric.key_points)]
+    owners += [(f"rubric.misconceptions[{i}]", m.cues) for i, m in enumerate(rubric.misconceptions)]
+    for where, cues in owners:
+        for lang in LANGS:
+            for k, cue in enumerate(cues.get(lang)):
+                for ref in _REF.findall(cue):
+                    concept = lexicon.get(ref)
+                    if concept is None:
+                        found.append((f"{where}.cues.{lang}[{k}]", f"unknown concept @{ref} (not in the lexicon)"))
+                    elif concept.form(lang) is None:
+                        found.append((f"{where}.cues.{lang}[{k}]", f"concept @{ref} has no {lang} form in the lexicon"))
+    return found
+
+
+def names_concepts(question: Question) -> bool:
+    """Does any cue of this question name a concept (cheap: no lexicon is read)?"""
+    rubric = question.rubric
+    if rubric is None:
+        return False
+    owners = [kp.cues for kp in rubric.key_points] + [m.cues for m in rubric.misconceptions]
+    return any("@" in cue for cues in owners for lang in LANGS for cue in cues.get(lang))
+
+
+@lru_cache(maxsize=1)
+def builtin_lexicon() -> Lexicon:
+    """The shipped lexicon (empty when a trimmed install has none)."""
+    path = builtin_lexicon_path()
+    return read_lexicon(path) if path.is_file() else Lexicon()
+
+
+__all__ = [
+    "Concept",
+    "ConceptForm",
+    "Lexicon",
+    "LexiconProblem",
+    "builtin_lexicon",
+    "builtin_lexicon_path",
+    "names_concepts",
+    "problems",
+    "read_lexicon",
+    "unknown_references",
+]
