@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon, builtin_lexicon_path  # noqa: E402
+from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon  # noqa: E402
 from interviewer.bank.loader import load_bank  # noqa: E402
 from interviewer.bank.models import LANGS  # noqa: E402
 from interviewer.examiners.offline.cues import names_term  # noqa: E402
@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     try:
         lexicon = builtin_lexicon()
     except LexiconProblem as exc:
-        print(f"{builtin_lexicon_path()}: {exc}")
+        print("\n".join(f"{exc.path}: {where}: {msg}" for where, msg in exc.items))
         return 1
     bank = load_bank(args.bank)
     # every key-point alternative per language, indexed by its first word (Latin) or kept whole (Japanese)

@@ -25,7 +25,8 @@ from interviewer.bank.models import LANGS, Question
 
 # A `says` phrase is read un-negated by the matcher; a negation inside it would invert its polarity.
 _LATIN_NEGATION = re.compile(r"\b(not|no|never|without|non|senza|mai|nessun\w*|nothing|none|neither|nor)\b")
-_JA_NEGATION = re.compile(r"(?<![少危])ない|ません|ず(?!つ)|なし|無い|不要")
+# (ずれ "drift", 必ず "always", 少ない "few", 待ちっぱなし "left waiting" are not negations)
+_JA_NEGATION = re.compile(r"(?<![少危])ない|ません|(?<!必)ず(?![れつ])|(?<!っぱ)なし|無い|不要")
 
 ConceptId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", min_length=1, max_length=64)]
 
@@ -86,7 +87,12 @@ class Lexicon(BaseModel):
 
 
 class LexiconProblem(ValueError):
-    """A lexicon file that cannot be used; the message names the file and the field."""
+    """A lexicon file that cannot be used; the message names the file and each field."""
+
+    def __init__(self, path: Path, items: list[tuple[str, str]]):
+        self.path = path
+        self.items = items  # (field, problem)
+        super().__init__("; ".join(f"{path}: {where}: {msg}" if where else f"{path}: {msg}" for where, msg in items))
 
 
 def builtin_lexicon_path() -> Path:
@@ -97,7 +103,8 @@ def builtin_lexicon_path() -> Path:
 
 
 def problems(lexicon: Lexicon) -> list[tuple[str, str]]:
-    """(field, problem) for what the schema cannot see: duplicate ids, negations inside `says`."""
+    """(field, problem) for what the schema cannot see: duplicate ids, a negation inside a `says` phrase
+    of a concept whose term has none (the phrase would read as the term's denial)."""
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     for i, c in enumerate(lexicon.concepts):
@@ -109,6 +116,8 @@ def problems(lexicon: Lexicon) -> list[tuple[str, str]]:
             if form is None:
                 continue
             pattern = _JA_NEGATION if lang == "ja" else _LATIN_NEGATION
+            if any(pattern.search(t.lower()) for t in form.term):
+                continue  # a negative concept ("critic-free": 価値関数不要) may say its negation
             for k, phrase in enumerate(form.says):
                 if pattern.search(phrase.lower()):
                     found.append((f"concepts[{i}].{lang}.says[{k}]", f"{phrase!r} contains a negation"))
@@ -121,16 +130,14 @@ def read_lexicon(path: Path) -> Lexicon:
 
     data, errs = parse_file(path)
     if data is None:
-        raise LexiconProblem("; ".join(str(e) for e in errs))
+        raise LexiconProblem(path, [(e.location, e.message) for e in errs])
     try:
         lexicon = Lexicon.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise LexiconProblem(f"{path}: {where}: {first['msg']}") from None
+        raise LexiconProblem(path, [(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]) from None
     bad = problems(lexicon)
     if bad:
-        raise LexiconProblem("; ".join(f"{path}: {where}: {msg}" for where, msg in bad))
+        raise LexiconProblem(path, bad)
     return lexicon
 
 

@@ -166,7 +166,7 @@ def _concept_problems(question: Question, path: Path) -> list[BankProblem]:
     try:
         lexicon = builtin_lexicon()
     except LexiconProblem as exc:
-        return [BankProblem(_display(path), "cues", f"the concept lexicon cannot be read: {exc}")]
+        return [BankProblem(_display(path), "cues", f"the concept lexicon cannot be read: {exc}")]  # names its file
     return [BankProblem(_display(path), where, msg) for where, msg in unknown_references(question, lexicon)]
 
 

@@ -170,13 +170,13 @@ def bank_validate(c: Ctx, paths: tuple[Path, ...]) -> None:
             if q.id in others.sources:
                 problems.append(BankProblem(str(loaded.sources[q.id]), "id",
                                             f"duplicate id {q.id!r} (also in {others.sources[q.id]})"))
-    from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon, builtin_lexicon_path
+    from interviewer.bank.lexicon import LexiconProblem, builtin_lexicon
 
     try:  # cues of any bank may name concepts of the shipped lexicon: it must be readable too
         concepts = len(builtin_lexicon().concepts)
     except LexiconProblem as exc:
         concepts = 0
-        problems.append(BankProblem(str(builtin_lexicon_path()), "", str(exc)))
+        problems.extend(BankProblem(str(exc.path), where, msg) for where, msg in exc.items)
     for p in problems:
         click.echo(str(p))
     if problems:

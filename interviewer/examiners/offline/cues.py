@@ -174,13 +174,18 @@ def concept_phrases(concept_id: str, lang: str) -> list[str]:
 
 
 @lru_cache(maxsize=8)
-def _lexicon_terms(lang: str, stemmed: bool) -> tuple[tuple[Alt, tuple[str, ...]], ...]:
-    out = []
+def _lexicon_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[Alt, tuple[str, ...]], ...]]:
+    """Lexicon terms with their `says`, indexed by how the term starts (see _word_key): an alternative
+    can only name a term that starts like it."""
+    index: dict[str, list[tuple[Alt, tuple[str, ...]]]] = defaultdict(list)
     for concept in _active_lexicon().concepts:
         form = concept.form(lang)
         if form and form.says:
-            out.extend((_compile_alt(t, lang, stemmed), tuple(form.says)) for t in form.term)
-    return tuple(out)
+            for t in form.term:
+                term = _compile_alt(t, lang, stemmed)
+                if term.words and term.words[0]:
+                    index[_word_key(term.words[0], lang)].append((term, tuple(form.says)))
+    return {k: tuple(v) for k, v in index.items()}
 
 
 @lru_cache(maxsize=131072)
@@ -190,10 +195,17 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     if alt.endswith("=") or not alt:
         return ()
     mine = _compile_alt(alt, lang, stemmed)
+    if not mine.words or not mine.words[0]:
+        return ()
     found: list[str] = []
-    for term, says in _lexicon_terms(lang, stemmed):
-        if _names(mine, term):
-            found.extend(says)
+    index = _lexicon_terms(lang, stemmed)
+    head = mine.words[0]
+    # a term the alternative names starts with it (or shares its stem, hence its first three letters)
+    keys = [_word_key(head, lang)] if len(head) >= 3 or lang == "ja" else [k for k in index if k.startswith(head)]
+    for key in keys:
+        for term, says in index.get(key, ()):
+            if _names(mine, term):
+                found.extend(says)
     return tuple(dict.fromkeys(found))
 
 
@@ -201,10 +213,12 @@ _JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "接尾辞"
 
 
 @lru_cache(maxsize=8)
-def _phrase_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[tuple[Alt, ...], tuple[str, ...]], ...]]:
-    """Multi-word lexicon terms ("reduce variance", "分散を減らす") as their content words, indexed by
-    the first characters of each word, for reading a `says` phrase across several cue terms."""
-    index: dict[str, list[tuple[tuple[Alt, ...], tuple[str, ...]]]] = defaultdict(list)
+def _phrase_terms(lang: str, stemmed: bool) -> tuple[tuple[tuple[int, tuple[str, ...]], ...], dict[str, tuple[tuple[int, int, Alt], ...]]]:
+    """Multi-word lexicon terms ("reduce variance", "分散を減らす") split into content words, for reading
+    a `says` phrase across several cue terms: (word count and `says` per entry, and an index from the
+    first characters of a word to (entry, word position, word))."""
+    entries: list[tuple[int, tuple[str, ...]]] = []
+    index: dict[str, list[tuple[int, int, Alt]]] = defaultdict(list)
     for concept in _active_lexicon().concepts:
         form = concept.form(lang)
         if not form or not form.says:
@@ -218,31 +232,43 @@ def _phrase_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[tuple[Alt, 
             else:
                 words = tuple(_compile_alt(w, lang, stemmed) for w in _compile_alt(term, lang, stemmed).words)
             if 2 <= len(words) <= 3:
-                entry = (words, tuple(form.says))
-                for w in words:
-                    index[w.words[0][:1] if lang == "ja" else w.words[0][:3]].append(entry)
-    return {k: tuple(dict.fromkeys(v)) for k, v in index.items()}
+                e = len(entries)
+                entries.append((len(words), tuple(form.says)))
+                for k, w in enumerate(words):
+                    index[_word_key(w.words[0], lang)].append((e, k, w))
+    return tuple((n, says) for n, says in entries), {k: tuple(v) for k, v in index.items()}
+
+
+def _word_key(word: str, lang: str) -> str:
+    return word[:1] if lang == "ja" else word[:3]
 
 
 @lru_cache(maxsize=65536)
 def _joint_readings(written: tuple[tuple[str, ...], ...], lang: str, stemmed: bool) -> tuple[tuple[frozenset[int], tuple[str, ...]], ...]:
     """(cue terms, `says` phrases) for every multi-word lexicon term whose words distinct terms of the
     cue name one each ("varian" and "reduc" name the two words of "reduce variance")."""
-    index = _phrase_terms(lang, stemmed)
-    if not index:
+    entries, index = _phrase_terms(lang, stemmed)
+    if not entries:
         return ()
-    compiled = [[_compile_alt(x, lang, stemmed) for x in term if x and not x.startswith("@")] for term in written]
-    entries: dict[tuple[tuple[Alt, ...], tuple[str, ...]], None] = {}
-    for term in compiled:
-        for a in term:
-            if len(a.words) == 1:
-                entries.update(dict.fromkeys(index.get(a.words[0][:1] if lang == "ja" else a.words[0][:3], ())))
+    named: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for ti, term in enumerate(written):
+        for x in term:
+            if not x or x.startswith("@"):
+                continue
+            a = _compile_alt(x, lang, stemmed)
+            if len(a.words) != 1 or not a.words[0]:
+                continue
+            for e, k, w in index.get(_word_key(a.words[0], lang), ()):
+                if _names_word(a, w):
+                    named[(e, k)].add(ti)
     found = []
-    for words, says in entries:
-        namers = [{i for i, term in enumerate(compiled) if any(_names_word(a, w) for a in term)} for w in words]
-        taken = _assign(namers, frozenset())
-        if taken is not None:
-            found.append((taken, says))
+    for e in sorted({e for e, _ in named}):
+        n, says = entries[e]
+        namers = [named.get((e, k), set()) for k in range(n)]
+        if all(namers):
+            taken = _assign(namers, frozenset())
+            if taken is not None:
+                found.append((taken, says))
     return tuple(found)
 
 
@@ -491,7 +517,10 @@ class AnswerIndex:
             ]
         else:
             covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
-            valid = [[sp for sp in spans if not self._negated_latin(sp[0], covered)] for spans in per_term]
+            # a phrase inside a longer match of the same term is negated as the longer one is
+            # ("non si tratta di un modello che stima il ritorno": "stima il ritorno" is denied too)
+            valid = [[sp for sp in spans if not self._negated_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered)]
+                     for spans in per_term]
         candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
         affirmed, denied = [], []
         for sent in sorted(candidates):
@@ -584,7 +613,8 @@ class AnswerIndex:
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
-            valid = [[sp for sp in spans if not self._negated_ja(js, sp[1], covered)] for spans in spans_per_term]
+            valid = [[sp for sp in spans if not self._negated_ja(js, max(e for s, e in spans if s <= sp[0] and e >= sp[1]), covered)]
+                     for spans in spans_per_term]
             if all(valid) and _disjoint_choice(valid):
                 affirmed.append(si)
             elif _disjoint_choice(spans_per_term):
