@@ -15,6 +15,7 @@ from pathlib import Path
 
 from interviewer.bank.loader import Bank
 from interviewer.bank.models import LANGS
+from interviewer.batch import InputError, check_answer
 
 BUILTIN_NAME = "eval_blind.jsonl"
 
@@ -66,6 +67,9 @@ def parse_set(label: str, text: str, bank: Bank, default_lang: str = "en", max_e
         except json.JSONDecodeError as exc:
             problems.append(f"{where}: invalid JSON: {exc.msg} at column {exc.colno}")
             continue
+        except RecursionError:
+            problems.append(f"{where}: invalid JSON: nested too deeply")
+            continue
         if not isinstance(obj, dict):
             problems.append(f"{where}: expected a JSON object")
             continue
@@ -79,6 +83,11 @@ def parse_set(label: str, text: str, bank: Bank, default_lang: str = "en", max_e
             problems.append(f"{where}: question_id: {qid} has no rubric to grade against")
         if not isinstance(answer, str) or not answer.strip():
             problems.append(f"{where}: answer: missing, empty or not a string")
+        else:
+            try:  # the same limits `grade --batch` applies, checked before any answer is graded
+                check_answer(answer)
+            except InputError as exc:
+                problems.append(f"{where}: answer: {exc}")
         if lang not in LANGS:
             problems.append(f"{where}: lang: must be one of {', '.join(LANGS)}")
         if isinstance(ref, bool) or not isinstance(ref, int | float) or not math.isfinite(ref) or not 0 <= ref <= 10:

@@ -77,3 +77,18 @@ def test_bad_set_names_file_line_and_field(tmp_path: Path) -> None:
     assert f"{path}:1: ref_score: must be a number from 0 to 10" in r.stderr
     assert f"{path}:2: question_id: unknown question 'nope'" in r.stderr
     assert f"{path}:3: invalid JSON" in r.stderr
+
+
+def test_set_answers_meet_the_batch_limits_before_anything_is_graded(tmp_path: Path) -> None:
+    from interviewer.batch import MAX_ANSWER_CHARS
+
+    path = tmp_path / "long.jsonl"
+    lines = [json.dumps({"id": f"a{i}", "question_id": "algo-05", "answer": "GRPO uses the group mean.", "ref_score": 3})
+             for i in range(3)]
+    lines.append(json.dumps({"id": "huge", "question_id": "algo-05", "answer": "x" * (MAX_ANSWER_CHARS + 1), "ref_score": 1}))
+    lines.append("[" * 100_000)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run_cli("eval", "--set", str(path), "--examiner", "offline")
+    assert r.returncode == 2
+    assert f"{path}:4: answer: the answer has {MAX_ANSWER_CHARS + 1:,} characters; the limit is {MAX_ANSWER_CHARS:,}" in r.stderr
+    assert f"{path}:5: invalid JSON" in r.stderr
