@@ -222,33 +222,27 @@ def rescue(interview: Interview, io: PlainIO) -> None:
     On a terminal the user names the file; through a pipe INTERVIEWER_RESCUE_FILE, the current
     directory and the temp directory are tried in turn, and as a last resort the backup goes to stderr.
     """
-    import os
-    import tempfile
-    from pathlib import Path
+    from interviewer.engine.rescue import backup, default_paths, rescue_to_first
 
-    name = f"interviewer-{interview.record.id}.json"
     io.say(_("\n[!] The interview could not be saved: {why}").format(why=interview.unsaved))
-    candidates = [os.environ.get("INTERVIEWER_RESCUE_FILE", ""), name, str(Path(tempfile.gettempdir()) / name)]
-    interactive = sys.stdin.isatty() and sys.stderr.isatty()
-    while True:
-        if interactive:
-            path = click.prompt(_("Save it to which file?"), default=str(Path(tempfile.gettempdir()) / name), err=True)
-        else:
-            path = next((p for p in candidates if p), "")
-            if not path:
+    candidates = default_paths(interview.record)
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        while True:
+            path = click.prompt(_("Save it to which file?"), default=candidates[-1], err=True)
+            written, refused = rescue_to_first(interview.record, [path])
+            if written:
                 break
-            candidates.remove(path)
-        try:
-            interview.rescue(path)
-        except OSError as exc:
-            io.say(_("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc))
-            continue
-        io.say(_("Saved to {path}; restore it with `interviewer import {path}`.").format(path=path))
+            io.say(_("cannot write {path}: {why}").format(path=path, why=refused[0][1]))
+    else:
+        written, refused = rescue_to_first(interview.record, candidates)
+        for path, why in refused:
+            io.say(_("cannot write {path}: {why}").format(path=path, why=why))
+    if written:
+        io.say(_("Saved to {path}; restore it with `interviewer import {path}`.").format(path=written))
         return
     from interviewer.console import json_text
 
-    sys.stderr.write(json_text({"format": "interviewer-backup", "version": 1,
-                                "sessions": [interview.record.model_dump(mode="json")], "settings": {}}) + "\n")
+    sys.stderr.write(json_text(backup(interview.record)) + "\n")
     io.say(_("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`."))
 
 
@@ -256,5 +250,5 @@ def launch_tui(c: Ctx, lang: str | None = None) -> None:
     """Open the Textual app (imported only now: the CLI stays fast without it)."""
     from interviewer.tui.app import InterviewerApp
 
-    InterviewerApp(c.config, c.extra_banks, lang=lang).run()
+    InterviewerApp(c.config, c.extra_banks, lang=lang).run_and_report()
 

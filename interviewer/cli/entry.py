@@ -39,7 +39,7 @@ def launch_tui_fast(argv: list[str]) -> bool:
     from interviewer.tui.app import InterviewerApp
 
     setup_logging()  # the app's warnings never reach the screen through Python's last-resort handler
-    InterviewerApp(data_dir, banks).run()
+    InterviewerApp(data_dir, banks).run_and_report()
     return True
 
 

@@ -168,14 +168,9 @@ class Interview:
 
     def rescue(self, path: str) -> None:
         """Write the record as a backup file `interviewer import` reads (when the store cannot take it)."""
-        import json
+        from interviewer.engine.rescue import write_backup
 
-        from interviewer.engine.record import now as stamp
-
-        data = {"format": "interviewer-backup", "version": 1, "exported_at": stamp(),
-                "sessions": [self.record.model_dump(mode="json")], "settings": {}}
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
+        write_backup(self.record, path)
 
     def _open_current(self) -> None:
         cur = self.current()

@@ -101,3 +101,11 @@ class InterviewerApp(App[None]):
 
     def on_unmount(self) -> None:
         self.services.close()
+
+    def run_and_report(self) -> None:
+        """Run the app, then print what could not wait for the terminal (where a rescued interview went)."""
+        import sys
+
+        self.run()
+        for message in self.services.exit_messages:
+            sys.stderr.write(message + "\n")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from interviewer.bank.loader import Bank
     from interviewer.config import Config
+    from interviewer.engine.interview import Interview
     from interviewer.examiners.base import Examiner
     from interviewer.storage.db import Store
 
@@ -33,6 +34,8 @@ class Services:
     _bank: Bank | None = None
     _store: Store | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    interviews: list[Interview] = field(default_factory=list)  # opened in this app: saved or rescued on close
+    exit_messages: list[str] = field(default_factory=list)  # for stderr once the terminal is restored
 
     @property
     def config(self) -> Config:
@@ -88,6 +91,26 @@ class Services:
         return make_examiner(ExaminerChoice.from_config(self.config, kind))
 
     def close(self) -> None:
+        """Last save of every interview the store refused (full or read-only disk), else a backup file."""
+        for interview in self.interviews:
+            if interview.unsaved is not None and not interview.save():
+                self.exit_messages.append(_rescue(interview))
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _rescue(interview: Interview) -> str:
+    """Write the backup where it fits and say so (printed once the terminal is back)."""
+    from interviewer.engine.rescue import backup, default_paths, rescue_to_first
+    from interviewer.i18n import tr
+
+    lang = interview.plan.lang
+    written, _refused = rescue_to_first(interview.record, default_paths(interview.record))
+    why = tr("\n[!] The interview could not be saved: {why}", lang).format(why=interview.unsaved).strip()
+    if written:
+        return why + "\n" + tr("Saved to {path}; restore it with `interviewer import {path}`.", lang).format(path=written)
+    from interviewer.console import json_text
+
+    return (json_text(backup(interview.record)) + "\n" + why + "\n"
+            + tr("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`.", lang))

@@ -178,3 +178,25 @@ async def test_choice_keys_and_remembered_choices(make_app, services: Services) 
         await app2.workers.wait_for_complete()
         await pilot.pause()
         assert app2.screen.query_one("#lang", Choice).value == "ja"
+
+
+async def test_store_refusing_at_exit_leaves_an_importable_backup(make_app, services: Services, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The disk turns read-only mid-interview: the answers stay in memory, and on quit they go to a backup file."""
+    import json
+
+    backup = tmp_path / "rescued.json"
+    monkeypatch.setenv("INTERVIEWER_RESCUE_FILE", str(backup))
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot)
+        services.store().read_only = True  # what Store sets when the file system turns read-only
+        await type_answer(pilot, "GRPO is a policy optimisation method.")
+        screen = app.screen
+        assert isinstance(screen, InterviewScreen) and screen.interview.unsaved is not None
+        app.exit()
+        await pilot.pause()
+    assert any("Saved to " + str(backup) in m for m in services.exit_messages)
+    data = json.loads(backup.read_text(encoding="utf-8"))
+    assert data["format"] == "interviewer-backup"
+    turns = [t["text"] for q in data["sessions"][0]["questions"] for t in q["turns"]]
+    assert "GRPO is a policy optimisation method." in turns

@@ -140,6 +140,7 @@ class InterviewScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.interview = interview
+        services.interviews.append(interview)
         self.probe: Probe | None = None
         self.busy = False
         self._question_started = services.clock()
@@ -268,16 +269,23 @@ class InterviewScreen(Screen[None]):
         """Every few seconds: renew this process's lease on the interview and save the timer."""
         if self.interview.finished:
             return
+        from interviewer.storage.db import SessionBusy, StoreError
+
         store = self.services.store()
         try:
             store.claim(self.interview.record.id)
-        except Exception as exc:  # another process took it over: say so, keep the draft
+        except SessionBusy as exc:  # another process took it over: say so, keep the draft
             self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
+            return
+        except StoreError:  # a full or read-only disk: said once by the engine, not every few seconds
             return
         self.save_timer()
 
     def _clear_draft(self) -> None:
-        self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
+        from interviewer.storage.db import StoreError
+
+        with contextlib.suppress(StoreError):  # a full or read-only disk: the engine keeps the answer and says so
+            self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
 
     # -- actions -------------------------------------------------------------------
     def action_submit(self) -> None:
