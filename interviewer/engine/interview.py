@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -63,6 +64,9 @@ class Interview:
         self.on_notice = on_notice or (lambda _msg: None)
         self._offline = examiner if isinstance(examiner, OfflineExaminer) else OfflineExaminer()
         self._degraded = False
+        # When the model may be tried again (loop time); None: not in this interview (no key, budget, the
+        # candidate chose offline). A question never switches examiner halfway; the next one may.
+        self._retry_at: float | None = None
         # A model that takes longer than this gets a notice; the UI may then call use_offline().
         self.slow_after: float | None = getattr(examiner, "slow_notice_after", None)
         self.slow_message = tr(N_("The model is slow, still waiting (Esc to use the offline examiner)."), record.plan.lang)
@@ -187,12 +191,23 @@ class Interview:
         return self._offline if self._degraded else self.examiner
 
     def _degrade(self, exc: Exception) -> None:
+        retry_in = getattr(exc, "retry_in", None)
         self._degraded = True
-        msg = tr("{error} — continuing with the offline examiner; nothing you wrote is lost.", self.plan.lang).format(
-            error=exc
-        )
+        self._retry_at = None if retry_in is None else time.monotonic() + float(retry_in)
+        if retry_in is None:
+            text = N_("{error} — continuing with the offline examiner; nothing you wrote is lost.")
+        else:
+            text = N_("{error} — the offline examiner finishes this question; the model is tried again on the next "
+                      "one. Nothing you wrote is lost.")
+        msg = tr(text, self.plan.lang).format(error=exc)
         self.record.notes.append(msg)
         self.on_notice(msg)
+
+    def _recover(self) -> None:
+        """At a new question: back to the model once its pause is over."""
+        if self._degraded and self._retry_at is not None and time.monotonic() >= self._retry_at:
+            self._degraded = False
+            self._retry_at = None
 
     def _tell(self, msg: str) -> None:
         """A notice that also goes into the record (a cut follow-up, an unenforceable budget)."""
@@ -362,6 +377,7 @@ class Interview:
         if cur is not None and cur.status == "active":
             raise RuntimeError("the current question is not finished")
         self.record.current += 1
+        self._recover()
         self._open_current()
         self._save()
         return self.question()

@@ -110,3 +110,31 @@ async def test_api_key_canary(fake_llm: FakeLLM, demo_bank: Bank, tmp_path: Path
     for text in texts:
         assert canary not in text
         assert canary[10:] not in text  # not even the random part
+
+
+async def test_a_paused_model_is_tried_again_at_the_next_question(fake_llm: FakeLLM, demo_bank: Bank) -> None:
+    """A model outage costs one question, not the rest of the interview: the breaker's pause ends, the next
+    question uses the model again (a missing key or a spent budget still switches for good)."""
+    import asyncio
+    from dataclasses import replace
+
+    from interviewer.examiners.llm.examiner import LLMExaminer
+    from tests.llm.conftest import FAST
+
+    policy = replace(FAST, breaker_threshold=1, breaker_cooldown=0.2)
+    llm = LLMExaminer("openai/test-model", api_base=fake_llm.url, policy=policy)
+    oracle = Oracle(demo_bank)
+    down = {"on": True}
+    fake_llm.responder = lambda seen: Reply.fail(503, "overloaded") if down["on"] else oracle(seen)
+    notices: list[str] = []
+    iv = Interview.start(Plan(question_ids=["demo-01", "demo-01"], follow_ups=0), demo_bank, llm, None,
+                         on_notice=notices.append)
+    step = await iv.submit_answer(WEAK)
+    assert step.grade is not None and step.grade.examiner == "offline"
+    assert any("tried again on the next one" in n for n in notices)
+    down["on"] = False
+    await asyncio.sleep(0.25)  # the pause is over
+    iv.advance()
+    step = await iv.submit_answer(WEAK)
+    assert step.grade is not None and step.grade.examiner == "openai/test-model"
+    assert [q.answers() for q in iv.record.questions] == [[WEAK], [WEAK]]
