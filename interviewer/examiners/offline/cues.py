@@ -183,8 +183,8 @@ def _lexicon_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[Alt, tuple
         if form and form.says:
             for t in form.term:
                 term = _compile_alt(t, lang, stemmed)
-                if term.words and term.words[0]:
-                    index[_word_key(term.words[0], lang)].append((term, tuple(form.says)))
+                if term.words and term.words[0]:  # Japanese terms are one string; Latin ones match word for word
+                    index[f"{len(term.words)}:{_word_key(term.words[0], lang)}"].append((term, tuple(form.says)))
     return {k: tuple(v) for k, v in index.items()}
 
 
@@ -201,7 +201,8 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     index = _lexicon_terms(lang, stemmed)
     head = mine.words[0]
     # a term the alternative names starts with it (or shares its stem, hence its first three letters)
-    keys = [_word_key(head, lang)] if len(head) >= 3 or lang == "ja" else [k for k in index if k.startswith(head)]
+    n = f"{len(mine.words)}:"
+    keys = [n + _word_key(head, lang)] if len(head) >= 3 or lang == "ja" else [k for k in index if k.startswith(n + head)]
     for key in keys:
         for term, says in index.get(key, ()):
             if _names(mine, term):
@@ -504,7 +505,8 @@ class AnswerIndex:
     def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int]]:
         per_term = []
         for term in cue.terms:
-            spans = [sp for alt in term for sp in self._alt_spans(alt)]
+            prefix3 = self.prefix3  # cheap reject before the call: most alternatives start unlike any answer word
+            spans = [sp for alt in term if alt.words[0][:3] in prefix3 for sp in self._alt_spans(alt)]
             if not spans:
                 return [], []
             per_term.append(spans)
