@@ -35,7 +35,9 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "assert tr('Score', 'ja') == 'スコア' and tr('Score', 'it') == 'Punteggio';"
         "from interviewer.eval_set import builtin_set, parse_set;"
         "label, text = builtin_set(); assert len(parse_set(label, text, load_bank())) == 210;"
-        "print(len(load_bank()))" % (str(target), str(target))
+        "from interviewer.bank.lexicon import builtin_lexicon, builtin_lexicon_path;"
+        "assert str(builtin_lexicon_path()).startswith(%r) and len(builtin_lexicon().concepts) > 100;"
+        "print(len(load_bank()))" % (str(target), str(target), str(target))
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
