@@ -12,8 +12,8 @@ match exactly what another alternative of the same term already matches:
 - subsumed: a shorter alternative of the same term that matches wherever the
   longer one does ("reduc" covers "reduce", "reduction"; a phrase covers the
   longer phrase that starts with it, "critic" covers "critic model");
-- in Japanese, a substring whose dictionary form is also contained ("減ら" covers
-  "減らす"), or the same dictionary form ("減らし", "減らす").
+- in Japanese, the same dictionary form ("減らし", "減らす"); never a shorter substring, since
+  Japanese negation is read after the match and a shorter match moves where that reading starts.
 
 Alternatives with a negation in them ("no critic", "使わない") or ending in "="
 are never removed or used to remove others, since their negation and exactness
@@ -98,7 +98,9 @@ def _covers_ja(a: Alt, b: Alt) -> bool:
     if sa.isascii():
         return sb.startswith(sa) if not a.exact[0] else sa == sb and b.exact[0]
     la, lb = lemma_string(sa), lemma_string(sb)
-    return (sa in sb and la in lb) or (la == lb and len(la) >= 2)
+    # Only the same dictionary form: a shorter alternative ends its match earlier, and Japanese negation is
+    # read after the match ("完全に一致" + "するので補正は不要" reads 不要 as a denial; "完全に一致するので" does not).
+    return la == lb and len(la) >= 2
 
 
 def shrink_term(term: str, lang: str, stemmed: bool) -> str:
