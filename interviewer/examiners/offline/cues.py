@@ -76,6 +76,7 @@ class Alt:
     raw: str
     stems: tuple[str, ...] = ()
     lang: str = "en"
+    lemma: str = ""  # Japanese: the dictionary forms of the string, joined (lemma_string)
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
         body = fold_ja(alt.rstrip("="))
         # "ce=" in a Japanese cue: an ASCII word that must not match inside "reference"
         # (the dictionary form is looked up only when a sentence could contain it: see _ja_spans)
-        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt, (), lang)
+        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt, (), lang, "" if body.isascii() else lemma_string(body))
     forced = alt.endswith("=")
     plain = alt.rstrip("=")
     if _SIMPLE_ALT.match(plain):  # most alternatives: lowercase ASCII words, nothing to fold
@@ -158,6 +159,7 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
     compile_cue.cache_clear()
     _lexicon_terms.cache_clear()
     lexicon_says.cache_clear()
+    _keys_starting.cache_clear()
     _phrase_terms.cache_clear()
     _joint_readings.cache_clear()
 
@@ -188,6 +190,12 @@ def _lexicon_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[Alt, tuple
     return {k: tuple(v) for k, v in index.items()}
 
 
+@lru_cache(maxsize=4096)
+def _keys_starting(lang: str, stemmed: bool, prefix: str) -> tuple[str, ...]:
+    """Index keys for an alternative of one or two letters ("kl" names "kl penalty"'s key "2:kl")."""
+    return tuple(k for k in _lexicon_terms(lang, stemmed) if k.startswith(prefix))
+
+
 @lru_cache(maxsize=131072)
 def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     """What answers say for the concepts this alternative names: every `says` phrase of a concept
@@ -202,7 +210,7 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     head = mine.words[0]
     # a term the alternative names starts with it (or shares its stem, hence its first three letters)
     n = f"{len(mine.words)}:"
-    keys = [n + _word_key(head, lang)] if len(head) >= 3 or lang == "ja" else [k for k in index if k.startswith(n + head)]
+    keys = [n + _word_key(head, lang)] if len(head) >= 3 or lang == "ja" else _keys_starting(lang, stemmed, n + head)
     for key in keys:
         for term, says in index.get(key, ()):
             if _names(mine, term):
@@ -548,14 +556,13 @@ class AnswerIndex:
         return found
 
     def _ja_spans(self, js: _JaSentence, alt: Alt) -> list[tuple[int, int]]:
-        text, needle = js.text, alt.words[0]
+        text, needle, lemma = js.text, alt.words[0], alt.lemma
         spans: set[tuple[int, int]] = set()
         p = text.find(needle)
         while p >= 0:
             if not alt.exact[0] or _ascii_word_at(text, p, p + len(needle)):
                 spans.add((p, p + len(needle)))
             p = text.find(needle, p + 1)
-        lemma = lemma_string(needle) if not needle.isascii() else ""
         if lemma:
             p = js.lemmas.find(lemma)
             while p >= 0:
@@ -611,7 +618,9 @@ class AnswerIndex:
             if not all(any(a.words[0][:1] in text for a in term) for term in cue.terms):
                 continue
             js = self._ja_sentence(si)
-            spans_per_term = [sorted({sp for alt in term for sp in self._ja_spans(js, alt)}) for term in cue.terms]
+            lemmas = js.lemmas  # cheap reject: neither the written form nor the dictionary form can start here
+            spans_per_term = [sorted({sp for alt in term if alt.words[0][:1] in text or (alt.lemma and alt.lemma[:1] in lemmas)
+                                      for sp in self._ja_spans(js, alt)}) for term in cue.terms]
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
