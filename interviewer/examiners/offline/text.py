@@ -131,32 +131,52 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
     """
     body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", sentence)
     segments = [s for s in _LIST_SEP.split(body) if s.strip()]
+    if len(_HYPE.findall(fold(body))) + len(_HYPE_JA.findall(unicodedata.normalize("NFKC", body))) >= 2:  # "unlock next-generation, scalable efficiency": a pitch, not an explanation
+        return 0.25
+    # Expert shorthand relates its terms with symbols ("H(p) const wrt θ ⇒ argmin CE = argmin KL"),
+    # or lists what a named method does after its name ("DAPO: clip-higher, dynamic sampling, no KL").
+    relations = len(_RELATION.findall(body))
+    labelled = LABELLED_LIST_QUALITY if _LABELLED.match(body) else 0.25
     if japanese:
         chars = len(re.sub(r"\s", "", body))
         if chars < 10:
             return 0.25
-        if len(segments) >= 4 and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
-            return 0.25
-        if not any(p in body for p in JA_PARTICLES):
-            return 0.25
+        if len(segments) >= 4 and not relations and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
+            return labelled
+        if not relations and not any(p in body for p in JA_PARTICLES):
+            return labelled
         return 1.0
     words = [w for w in latin_tokens(body) if w not in CLAUSE_MARKS]
     if len(words) < 4:
         return 0.25
-    # Expert shorthand relates its terms with symbols ("H(p) const wrt θ ⇒ argmin CE = argmin KL").
-    relations = len(_RELATION.findall(body))
     if len(segments) >= 4 and not relations and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
-        return 0.25
+        return labelled
     # A list of nouns with a stray "The" or "one" in it is still a list: an explanation
     # relates its terms, so function words make up a real share of it.
     linking = sum(1 for w in words if w in FUNCTION_WORDS) + relations
     if linking == 0 or (len(words) >= 6 and linking / len(words) < MIN_LINKING_SHARE):
-        return 0.25
+        return labelled
     return 1.0
 
 
 MIN_LINKING_SHARE = 0.12
+# A list after a method's name ("DAPO: clip-higher, dynamic sampling, no KL", "VeRL: Ray、FSDP/Megatron") is
+# expert shorthand, but "PPO: GAE, critic, clip" is also how a buzzword list would dress up: more than a
+# bare list, less than prose.
+LABELLED_LIST_QUALITY = 0.6
 _RELATION = re.compile(r"[⇒→←↔=≈≤≥<>↑↓∝]|=>|->|\bwrt\b")
+# "DAPO:", "V3.2:", "Dr.GRPO:", "FP8 training:", "VeRL：": a head naming a method (an acronym or a
+# mixed-case name), then what it does
+_LABELLED = re.compile(r"^\s*(?:\S+\s+){0,2}?(?:[A-Z][A-Za-z0-9.\-/+]*[A-Z0-9][A-Za-z0-9.\-/+]*|[A-Za-z]+\.[A-Z]+)(?:\s+\S+)?\s*[:：]\s*\S")
+# Sales words: two in one sentence make it a pitch. Technical words that merely sound grand ("scaling law",
+# "state of the art") are not here.
+_HYPE = re.compile(
+    r"\b(?:unlock\w*|next[- ]gen(?:eration)?|game[- ]chang\w*|synerg\w*|holistic\w*|paradigm\w*|cutting[- ]edge"
+    r"|cloud[- ]native|leverag\w*|seamless\w*|world[- ]class|revolutionar\w*|empower\w*|best[- ]in[- ]class"
+    r"|frontier|hyper[- ]?scal\w*|olistic\w*|sinergi\w*|rivoluzionar\w*|all'avanguardia|di nuova generazione"
+    r"|paradigma|scalabilita end to end)\b"
+)
+_HYPE_JA = re.compile(r"次世代|シナジー|ゲームチェンジ|パラダイム|最先端|革新的|シームレス|ホリスティック|エンドツーエンドで|スケーラブル")
 _NUMBER = re.compile(r"\d")
 _FORMULA = re.compile(r"[=^/√∇∑∏≤≥≈±×·]|\b(?:log|exp|sqrt|argmax|argmin|min|max|softmax)\b|[α-ωΑ-Ω]")
 _NAMED = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*|[a-z]+_[a-z_]+)\b")
