@@ -33,7 +33,7 @@ from interviewer.evaluation import spearman  # noqa: E402
 from interviewer.examiners.offline.examiner import Analysis, analyse  # noqa: E402
 from interviewer.examiners.offline.scoring import COEFFICIENTS, IDENTITY, Model, predict  # noqa: E402
 
-DEFAULT_SETS = ["calibration", "adversarial", "blind", "tuning", "tuning3"]
+DEFAULT_SETS = ["calibration", "adversarial", "blind", "tuning", "tuning3", "heldout2"]
 NONNEGATIVE = {0, 1, 2, 4}  # more evidence, specificity or density never lowers the score
 FIXED = {5}  # the misconception scale stays 1: rubric authors set and document each penalty
 MIN_CONTRADICTION = 1.0  # a contradicted key point is reported as an error, so it costs at least a point
