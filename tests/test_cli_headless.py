@@ -101,3 +101,9 @@ def test_run_plain_json_record_and_eof() -> None:
 def test_run_plain_strips_escape_sequences_from_answers_echo() -> None:
     r = run_cli(*BANK, "run", "--plain", "--questions", "demo-01", "--follow-ups", "0", input="\x1b[2J\x1b]0;pwn\x07GRPO uses the group mean as baseline\n.\n")
     assert "\x1b" not in r.stdout and "\x07" not in r.stdout
+
+
+def test_run_without_plain_checks_the_plan_before_opening_the_tui() -> None:
+    """Plan options mean "start this interview", in the TUI too: a bad id is a clear error, no app opens."""
+    r = run_cli("run", "--questions", "nope")
+    assert r.returncode == 2 and "unknown question id(s): nope" in r.stderr

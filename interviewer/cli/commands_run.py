@@ -20,6 +20,7 @@ from interviewer.cli.commands_grade import build_examiner, examiner_options
 from interviewer.cli.main import LANG, TRACK, Ctx, cli, pass_ctx
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
+from interviewer.examiners.base import Examiner
 from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.text import strip_control
 from interviewer.i18n import N_, _, set_language, tr
@@ -175,8 +176,14 @@ def run(
     api_base: str | None,
     fmt: str,
 ) -> None:
-    """Run an interview (the TUI unless --plain)."""
-    if not plain:
+    """Run an interview (the TUI unless --plain).
+
+    In the TUI, --questions, --track, --count, --follow-ups, --mode, --feedback, --seed and the examiner
+    options start that interview at once; without them the app opens on Home to choose.
+    """
+    planned = any(v is not None for v in (ids, track, count, follow_ups, seed, examiner_kind, model, api_base)) or (
+        feedback != "each" or mode != "interview")
+    if not plain and not planned:
         launch_tui(c, lang)
         return
     plan = Plan(
@@ -187,6 +194,9 @@ def run(
         mode=mode,
     )
     examiner = build_examiner(c, examiner_kind, model, api_base)
+    if not plain:
+        launch_tui(c, lang or plan.lang, start=(plan, examiner))
+        return
     io = PlainIO(json_mode=fmt == "json")
     store: Store | LazyStore
     try:
@@ -246,9 +256,9 @@ def rescue(interview: Interview, io: PlainIO) -> None:
     io.say(_("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`."))
 
 
-def launch_tui(c: Ctx, lang: str | None = None) -> None:
-    """Open the Textual app (imported only now: the CLI stays fast without it)."""
+def launch_tui(c: Ctx, lang: str | None = None, start: tuple[Plan, Examiner] | None = None) -> None:
+    """Open the Textual app (imported only now: the CLI stays fast without it), on Home or on `start`'s interview."""
     from interviewer.tui.app import InterviewerApp
 
-    InterviewerApp(c.config, c.extra_banks, lang=lang).run_and_report()
+    InterviewerApp(c.config, c.extra_banks, lang=lang, start=start).run_and_report()
 

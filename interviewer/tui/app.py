@@ -22,6 +22,8 @@ from interviewer.tui.translate import retranslate_app, screen_changed, translate
 
 if TYPE_CHECKING:
     from interviewer.config import Config
+    from interviewer.engine.record import Plan
+    from interviewer.examiners.base import Examiner
 
 
 class InterviewerApp(App[None]):
@@ -41,21 +43,41 @@ class InterviewerApp(App[None]):
         extra_banks: Iterable[Path] = (),
         services: Services | None = None,
         lang: str | None = None,
+        start: tuple[Plan, Examiner] | None = None,
     ) -> None:
         """`config` is a loaded Config, or the data directory to load it from after the first paint.
 
         `lang` (from --lang) wins over the language remembered on Home and over config.toml.
+        `start` (from `run --questions …`) opens that interview over Home at once.
         """
         super().__init__()
         self.services = services or Services(config, list(extra_banks))
         self.theme = "textual-light" if self.services.theme() == "light" else "textual-dark"
         self.forced_lang = lang
+        self._start = start
         set_language(lang or self.services.lang())
         translate_node_bindings(self)
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, screen_changed)
         self.push_screen(HomeScreen())
+        if self._start is not None:
+            self.call_after_refresh(self._open_planned)
+
+    def _open_planned(self) -> None:
+        from interviewer.tui.screens.interview import InterviewScreen
+
+        assert self._start is not None
+        plan, examiner = self._start
+        self._start = None
+        try:
+            screen = InterviewScreen.start(self.services, plan, examiner)  # saved at once: resumable from now
+        except Exception as exc:  # e.g. the data directory cannot be written: Home stays, the reason is shown
+            from interviewer.console import safe
+
+            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
+            return
+        self.push_screen(screen)
 
     def switch_language(self, lang: str) -> None:
         """The whole app, footer and command palette included, now speaks `lang`."""

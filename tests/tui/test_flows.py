@@ -200,3 +200,22 @@ async def test_store_refusing_at_exit_leaves_an_importable_backup(make_app, serv
     assert data["format"] == "interviewer-backup"
     turns = [t["text"] for q in data["sessions"][0]["questions"] for t in q["turns"]]
     assert "GRPO is a policy optimisation method." in turns
+
+
+async def test_run_with_questions_opens_that_interview(services: Services) -> None:  # type: ignore[no-untyped-def]
+    """`interviewer run --questions demo-01` (no --plain) starts that interview over Home, not Home alone."""
+    from interviewer.engine.record import Plan
+    from interviewer.examiners.offline.examiner import OfflineExaminer
+    from interviewer.tui.app import InterviewerApp
+
+    app = InterviewerApp(services=services, start=(Plan(question_ids=["demo-01"], follow_ups=0), OfflineExaminer()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InterviewScreen)
+        assert app.screen.interview.question().id == "demo-01"
+        await type_answer(pilot, STRONG)
+        assert isinstance(app.screen, FeedbackScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+    (record,) = services.store().sessions()
+    assert record.plan.question_ids == ["demo-01"] and record.questions[0].grade is not None
