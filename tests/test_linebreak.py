@@ -27,6 +27,16 @@ texts = st.lists(pieces, max_size=40).map("".join)
 LATIN_RUN = re.compile(r"[^\s\u3000-\u9fff\uff00-\uffef]+")
 
 
+def _may_break(text: str, i: int) -> bool:
+    """May a line break fall between text[i-1] and text[i] without splitting a word or breaking kinsoku?"""
+    a, b = text[i - 1], text[i]
+    if a.isspace() or b.isspace():
+        return True
+    if b in NO_START or a in NO_END:
+        return False
+    return not (LATIN_RUN.fullmatch(a) and LATIN_RUN.fullmatch(b))
+
+
 def _no_long_kinsoku_chains(text: str) -> bool:
     return not re.search(f"[{re.escape(''.join(NO_START | NO_END))}]{{3,}}", text)
 
@@ -34,6 +44,8 @@ def _no_long_kinsoku_chains(text: str) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(text=texts, width=st.integers(min_value=6, max_value=60))
 @example(text="「「000", width=6)  # two glued brackets make the word wider than the line: it must break inside
+@example(text="あ.0000", width=6)  # "." may not start a line, so "あ.0000" is one 7-cell unit
+@example(text="00000、.0", width=8)
 def test_lines_fit_keep_the_text_and_respect_words_and_kinsoku(text: str, width: int) -> None:
     assume(_no_long_kinsoku_chains(text))
     spans = line_spans(text, width)
@@ -52,11 +64,12 @@ def test_lines_fit_keep_the_text_and_respect_words_and_kinsoku(text: str, width:
             continue  # broken at whitespace or a newline
         # a break inside a word happens only when the word (with its glued punctuation) is wider than the line
         if LATIN_RUN.fullmatch(text[e1 - 1 : e1 + 1] or "x"):
-            run = next(m for m in LATIN_RUN.finditer(text) if m.start() < e1 < m.end())
-            start, end = run.start(), run.end()  # the word with the punctuation glued to it ("「「000")
-            while start > 0 and text[start - 1] in NO_END:
+            # the unbreakable unit around the break: words, with punctuation that may not end or start a
+            # line glued to its neighbours ("「「000", "あ.0000", "00000、.0")
+            start, end = e1 - 1, e1 + 1
+            while start > 0 and not _may_break(text, start):
                 start -= 1
-            while end < len(text) and text[end] in NO_START:
+            while end < len(text) and not _may_break(text, end):
                 end += 1
             assert cell_len(text[start:end]) > width, (text, width, lines)
         # kinsoku: closing punctuation never starts a line that follows a break
