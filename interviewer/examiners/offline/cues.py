@@ -76,7 +76,6 @@ class Alt:
     raw: str
     stems: tuple[str, ...] = ()
     lang: str = "en"
-    lemma: str = ""  # Japanese: the dictionary forms of the string, joined (lemma_string)
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ def _compile_alt(alt: str, lang: str, stemmed: bool = True) -> Alt:
         body = fold_ja(alt.rstrip("="))
         # "ce=" in a Japanese cue: an ASCII word that must not match inside "reference"
         # (the dictionary form is looked up only when a sentence could contain it: see _ja_spans)
-        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt, (), lang, "" if body.isascii() else lemma_string(body))
+        return Alt((body,), (alt.endswith("=") and body.isascii(),), alt, (), lang)
     forced = alt.endswith("=")
     plain = alt.rstrip("=")
     if _SIMPLE_ALT.match(plain):  # most alternatives: lowercase ASCII words, nothing to fold
@@ -556,7 +555,8 @@ class AnswerIndex:
         return found
 
     def _ja_spans(self, js: _JaSentence, alt: Alt) -> list[tuple[int, int]]:
-        text, needle, lemma = js.text, alt.words[0], alt.lemma
+        text, needle = js.text, alt.words[0]
+        lemma = lemma_string(needle) if not needle.isascii() else ""
         spans: set[tuple[int, int]] = set()
         p = text.find(needle)
         while p >= 0:
@@ -619,7 +619,7 @@ class AnswerIndex:
                 continue
             js = self._ja_sentence(si)
             lemmas = js.lemmas  # cheap reject: neither the written form nor the dictionary form can start here
-            spans_per_term = [sorted({sp for alt in term if alt.words[0][:1] in text or (alt.lemma and alt.lemma[:1] in lemmas)
+            spans_per_term = [sorted({sp for alt in term if _may_start(alt.words[0], text, lemmas)
                                       for sp in self._ja_spans(js, alt)}) for term in cue.terms]
             if any(not s for s in spans_per_term):
                 continue
@@ -651,6 +651,18 @@ class AnswerIndex:
     def find(self, cue: Cue) -> list[Match]:
         """Sentences in which every term of the cue matches, un-negated."""
         return self.polar(cue).affirmed
+
+
+def _may_start(needle: str, text: str, lemmas: str) -> bool:
+    """Can a Japanese alternative match in this sentence, by written form or by dictionary form?
+
+    A dictionary form starts with the written form's first character unless that is hiragana
+    ("し始め" -> "する", "じゃなく" -> "だ"); only then is the analyser asked (once per alternative).
+    """
+    head = needle[:1]
+    if head in text:
+        return True
+    return "\u3041" <= head <= "\u309f" and lemma_string(needle)[:1] in lemmas
 
 
 def _ascii_word_at(text: str, start: int, end: int) -> bool:
