@@ -232,28 +232,31 @@ def rescue(interview: Interview, io: PlainIO) -> None:
     On a terminal the user names the file; through a pipe INTERVIEWER_RESCUE_FILE, the current
     directory and the temp directory are tried in turn, and as a last resort the backup goes to stderr.
     """
-    from interviewer.engine.rescue import backup, default_paths, rescue_to_first
+    from interviewer.engine.rescue import (
+        default_paths,
+        refused_line,
+        rescue_to_first,
+        rescue_unattended,
+        saved_line,
+    )
 
+    lang = interview.plan.lang
     io.say(_("\n[!] The interview could not be saved: {why}").format(why=interview.unsaved))
-    candidates = default_paths(interview.record)
-    if sys.stdin.isatty() and sys.stderr.isatty():
-        while True:
-            path = click.prompt(_("Save it to which file?"), default=candidates[-1], err=True)
-            written, refused = rescue_to_first(interview.record, [path])
-            if written:
-                break
-            io.say(_("cannot write {path}: {why}").format(path=path, why=refused[0][1]))
-    else:
-        written, refused = rescue_to_first(interview.record, candidates)
-        for path, why in refused:
-            io.say(_("cannot write {path}: {why}").format(path=path, why=why))
-    if written:
-        io.say(_("Saved to {path}; restore it with `interviewer import {path}`.").format(path=written))
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        refused, backup_json, last = rescue_unattended(interview.record)
+        for line in refused:
+            io.say(line)
+        if backup_json is not None:
+            sys.stderr.write(backup_json + "\n")
+        io.say(last)
         return
-    from interviewer.console import json_text
-
-    sys.stderr.write(json_text(backup(interview.record)) + "\n")
-    io.say(_("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`."))
+    while True:
+        path = click.prompt(_("Save it to which file?"), default=default_paths(interview.record)[-1], err=True)
+        written, failed = rescue_to_first(interview.record, [path])
+        if written:
+            io.say(saved_line(written, lang))
+            return
+        io.say(refused_line(path, failed[0][1], lang))
 
 
 def launch_tui(c: Ctx, lang: str | None = None, start: tuple[Plan, Examiner] | None = None) -> None:

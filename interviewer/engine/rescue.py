@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from interviewer.engine.record import SessionRecord, now
+from interviewer.i18n import tr
 
 
 def backup(record: SessionRecord) -> dict[str, Any]:
@@ -49,4 +50,30 @@ def rescue_to_first(record: SessionRecord, paths: list[str]) -> tuple[str | None
     return None, refused
 
 
-__all__ = ["backup", "default_paths", "rescue_to_first", "write_backup"]
+def saved_line(path: str, lang: str) -> str:
+    """Where the backup went and how to restore it, in `lang`."""
+    return tr("Saved to {path}; restore it with `interviewer import {path}`.", lang).format(path=path)
+
+
+def refused_line(path: str, why: str, lang: str) -> str:
+    return tr("cannot write {path}: {why}", lang).format(path=path, why=why)
+
+
+def rescue_unattended(record: SessionRecord) -> tuple[list[str], str | None, str]:
+    """Nobody to ask (a pipe, or the TUI after its terminal is gone): try the default places in turn.
+
+    Returns, in the interview's language, a line per place that refused, the backup itself (JSON, for
+    stderr) when none took it, and the closing line: where it went, or that it is the JSON above.
+    """
+    from interviewer.console import json_text
+
+    lang = record.plan.lang
+    written, refused = rescue_to_first(record, default_paths(record))
+    lines = [refused_line(path, why, lang) for path, why in refused]
+    if written:
+        return lines, None, saved_line(written, lang)
+    return lines, json_text(backup(record)), tr(
+        "No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`.", lang)
+
+
+__all__ = ["backup", "default_paths", "refused_line", "rescue_to_first", "rescue_unattended", "saved_line", "write_backup"]

@@ -65,19 +65,23 @@ class InterviewerApp(App[None]):
             self.call_after_refresh(self._open_planned)
 
     def _open_planned(self) -> None:
-        from interviewer.tui.screens.interview import InterviewScreen
-
         assert self._start is not None
         plan, examiner = self._start
         self._start = None
+        self.open_interview(plan, examiner)
+
+    def open_interview(self, plan: Plan, examiner: Examiner) -> bool:
+        """Start an interview over the current screen; False (and the reason shown) when it cannot start."""
+        from interviewer.console import safe
+        from interviewer.tui.screens.interview import InterviewScreen
+
         try:
             screen = InterviewScreen.start(self.services, plan, examiner)  # saved at once: resumable from now
-        except Exception as exc:  # e.g. the data directory cannot be written: Home stays, the reason is shown
-            from interviewer.console import safe
-
+        except Exception as exc:  # e.g. the data directory cannot be written: the current screen stays
             self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
-            return
+            return False
         self.push_screen(screen)
+        return True
 
     def switch_language(self, lang: str) -> None:
         """The whole app, footer and command palette included, now speaks `lang`."""

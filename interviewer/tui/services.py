@@ -102,15 +102,9 @@ class Services:
 
 def _rescue(interview: Interview) -> str:
     """Write the backup where it fits and say so (printed once the terminal is back)."""
-    from interviewer.engine.rescue import backup, default_paths, rescue_to_first
+    from interviewer.engine.rescue import rescue_unattended
     from interviewer.i18n import tr
 
-    lang = interview.plan.lang
-    written, _refused = rescue_to_first(interview.record, default_paths(interview.record))
-    why = tr("\n[!] The interview could not be saved: {why}", lang).format(why=interview.unsaved).strip()
-    if written:
-        return why + "\n" + tr("Saved to {path}; restore it with `interviewer import {path}`.", lang).format(path=written)
-    from interviewer.console import json_text
-
-    return (json_text(backup(interview.record)) + "\n" + why + "\n"
-            + tr("No file could be written: the backup above (stderr) can be saved and restored with `interviewer import`.", lang))
+    _refused, backup_json, last = rescue_unattended(interview.record)
+    why = tr("\n[!] The interview could not be saved: {why}", interview.plan.lang).format(why=interview.unsaved).strip()
+    return "\n".join([*([backup_json] if backup_json is not None else []), why, last])

@@ -352,7 +352,7 @@ class HomeScreen(Screen[None]):
         self._unfinished = None
 
     def _start(self) -> None:
-        from interviewer.tui.screens.interview import InterviewScreen, build_plan
+        from interviewer.tui.screens.interview import build_plan
 
         services = self.ia.services
         choices = self.choices()
@@ -367,13 +367,8 @@ class HomeScreen(Screen[None]):
             self.notify(safe(str(exc)), severity="error", timeout=8, markup=False)
             return
         services.store().set_setting("home", choices)
-        try:
-            screen = InterviewScreen.start(services, plan, examiner)  # saved at once: resumable from now
-        except Exception as exc:  # e.g. the data directory cannot be written
-            self.notify(safe(str(exc)), severity="error", timeout=10, markup=False)
-            return
-        self.app.push_screen(screen)
-        self._resume_id = None  # "keep for later" leaves it in History; the new one is resumed next
+        if self.ia.open_interview(plan, examiner):
+            self._resume_id = None  # "keep for later" leaves it in History; the new one is resumed next
 
     @on(Button.Pressed, "#resume")
     def action_resume(self) -> None:
