@@ -464,8 +464,6 @@ class AnswerIndex:
         return found
 
     def _alt_spans_uncached(self, alt: Alt) -> list[tuple[int, int]]:
-        if alt.words[0][:3] not in self.prefix3:  # cheap reject: no word of the answer starts like it
-            return []
         spans = []
         for start in self._word_positions(alt.words[0], alt.stems[0], alt.exact[0], alt.lang):
             end = start + 1
@@ -511,8 +509,8 @@ class AnswerIndex:
 
     def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int]]:
         per_term = []
+        prefix3 = self.prefix3  # cheap reject before the call: most alternatives start unlike any answer word
         for term in cue.terms:
-            prefix3 = self.prefix3  # cheap reject before the call: most alternatives start unlike any answer word
             spans = [sp for alt in term if alt.words[0][:3] in prefix3 for sp in self._alt_spans(alt)]
             if not spans:
                 return [], []
