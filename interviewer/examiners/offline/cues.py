@@ -76,6 +76,11 @@ class Alt:
     raw: str
     stems: tuple[str, ...] = ()
     lang: str = "en"
+    # the first three letters of each word: an answer with no word starting so cannot hold the phrase
+    heads: tuple[str, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "heads", tuple(w[:3] for w in self.words))
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,18 @@ class Cue:
     # The same cue with two or three of its terms read together from one lexicon phrase: "less noisy"
     # satisfies both terms of "varian + reduc" because the lexicon says it means "reduce variance".
     joint: tuple[Cue, ...] = ()
+    # per term, where its alternatives sit by how they start (Latin: first three letters of the first
+    # word; Japanese: first character), so an answer is only tried against alternatives it could hold
+    starts: tuple[dict[str, tuple[int, ...]], ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = []
+        for term in self.terms:
+            where: dict[str, list[int]] = defaultdict(list)
+            for i, alt in enumerate(term):
+                where[alt.heads[0] if alt.lang != "ja" else alt.words[0][:1]].append(i)
+            starts.append({k: tuple(v) for k, v in where.items()})
+        object.__setattr__(self, "starts", tuple(starts))
 
 
 @lru_cache(maxsize=131072)
@@ -509,9 +526,11 @@ class AnswerIndex:
 
     def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int]]:
         per_term = []
-        prefix3 = self.prefix3  # cheap reject before the call: most alternatives start unlike any answer word
-        for term in cue.terms:
-            spans = [sp for alt in term if alt.words[0][:3] in prefix3 for sp in self._alt_spans(alt)]
+        # cheap reject before the call: most phrases hold a word that starts unlike any answer word
+        prefix3 = self.prefix3
+        has_heads = prefix3.issuperset
+        for term, starts in zip(cue.terms, cue.starts, strict=True):
+            spans = [sp for alt in _starting(term, starts, prefix3) if has_heads(alt.heads) for sp in self._alt_spans(alt)]
             if not spans:
                 return [], []
             per_term.append(spans)
@@ -613,12 +632,13 @@ class AnswerIndex:
         for si in range(len(self.ja_text)):
             text = self.ja_text[si]
             # cheap pre-check: every term needs a surface or lemma foothold in this sentence
-            if not all(any(a.words[0][:1] in text for a in term) for term in cue.terms):
+            if not all(any(c in text for c in starts) for starts in cue.starts):
                 continue
             js = self._ja_sentence(si)
             lemmas = js.lemmas  # cheap reject: neither the written form nor the dictionary form can start here
-            spans_per_term = [sorted({sp for alt in term if _may_start(alt.words[0], text, lemmas)
-                                      for sp in self._ja_spans(js, alt)}) for term in cue.terms]
+            spans_per_term = [sorted({sp for c, where in starts.items() if c in text or _HIRAGANA_FIRST <= c <= _HIRAGANA_LAST
+                                      for i in where if _may_start(term[i].words[0], text, lemmas)
+                                      for sp in self._ja_spans(js, term[i])}) for term, starts in zip(cue.terms, cue.starts, strict=True)]
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
@@ -651,6 +671,19 @@ class AnswerIndex:
         return self.polar(cue).affirmed
 
 
+_HIRAGANA_FIRST, _HIRAGANA_LAST = "\u3041", "\u309f"
+
+
+def _starting(term: tuple[Alt, ...], starts: dict[str, tuple[int, ...]], prefix3: set[str]) -> list[Alt]:
+    """The term's alternatives whose first word starts like some answer word, in the term's order."""
+    keys = [k for k in starts if k in prefix3] if len(starts) <= len(prefix3) else [k for k in prefix3 if k in starts]
+    if not keys:
+        return []
+    if len(keys) == 1:
+        return [term[i] for i in starts[keys[0]]]
+    return [term[i] for i in sorted(i for k in keys for i in starts[k])]
+
+
 def _may_start(needle: str, text: str, lemmas: str) -> bool:
     """Can a Japanese alternative match in this sentence, by written form or by dictionary form?
 
@@ -660,7 +693,7 @@ def _may_start(needle: str, text: str, lemmas: str) -> bool:
     head = needle[:1]
     if head in text:
         return True
-    return "\u3041" <= head <= "\u309f" and lemma_string(needle)[:1] in lemmas
+    return _HIRAGANA_FIRST <= head <= _HIRAGANA_LAST and lemma_string(needle)[:1] in lemmas
 
 
 def _ascii_word_at(text: str, start: int, end: int) -> bool:
