@@ -65,7 +65,8 @@ def N_(message: str) -> str:
     return message
 
 
-# Stored values (mode, track, difficulty) as the candidate reads them.
+# Stored values (mode, track, difficulty, examiner, verdict) as the candidate reads them;
+# the stored and JSON values stay English.
 WORDS = {
     "interview": N_("interview"),
     "drill": N_("drill"),
@@ -76,6 +77,11 @@ WORDS = {
     "intermediate": N_("intermediate"),
     "advanced": N_("advanced"),
     "offline": N_("offline"),
+    "strong": N_("strong"),
+    "solid": N_("solid"),
+    "partial": N_("partial"),
+    "weak": N_("weak"),
+    "no answer": N_("no answer"),
 }
 
 

@@ -22,23 +22,9 @@ _LABELS = {
     "follow": N_("Follow-up"),
     "note": N_("Note"),
 }
-VERDICTS = {
-    "strong": N_("strong"),
-    "solid": N_("solid"),
-    "partial": N_("partial"),
-    "weak": N_("weak"),
-    "no answer": N_("no answer"),
-}
-
-
 def labels(lang: str) -> dict[str, str]:
     """The feedback labels in `lang` (the grade's own language, whatever the UI shows)."""
     return {key: tr(text, lang) for key, text in _LABELS.items()}
-
-
-def verdict_word(verdict: str, lang: str) -> str:
-    """'strong', 'weak', … in `lang`; the stored and JSON value stays English."""
-    return tr(VERDICTS[verdict], lang) if verdict in VERDICTS else verdict
 
 
 def bar(fraction: float, width: int = 10) -> str:
@@ -87,7 +73,7 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
     """Feedback as plain text for terminals and screen readers (no escape sequences)."""
     t = labels(grade.lang)
     lines = [
-        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({verdict_word(grade.verdict, grade.lang)})"
+        f"{question.id}: {t['score']} {grade.overall:.1f}/10 ({word(grade.verdict, grade.lang)})"
         f" · {word(grade.examiner, grade.lang)}",
     ]
     breakdown = score_breakdown(grade)
@@ -127,7 +113,7 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
     out: list[str] = []
     breakdown = score_breakdown(grade)
     if table:
-        verdict = verdict_word(grade.verdict, grade.lang)
+        verdict = word(grade.verdict, grade.lang)
         out += [f"**{t['score']}: {grade.overall:.1f}/10** · {verdict} · _{_md(word(grade.examiner, grade.lang))}_", ""]
         if breakdown:
             out += [_md(breakdown), ""]

@@ -21,7 +21,6 @@ from interviewer.render import (
     md_escape,
     md_verbatim,
     score_breakdown,
-    verdict_word,
 )
 
 SPEAKERS = {"candidate": N_("You"), "examiner": N_("Examiner")}
@@ -147,7 +146,7 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
         if g is None:
             continue
         t_ = labels(g.lang)
-        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(verdict_word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
+        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
         breakdown = score_breakdown(g)
         if breakdown:
             parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,14 @@ def test_cli_list_filters_track_and_lang() -> None:
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 16 and all(line.startswith("infra-") for line in lines)
     assert "VeRL、TRL" in r.stdout
+
+
+def test_cli_list_names_the_whole_track_in_the_table_language() -> None:
+    lines = run_cli("list", "--lang", "it").stdout.splitlines()
+    assert lines[0].split()[:2] == ["algo-01", "algoritmi"] and lines[-1].split()[:2] == ["infra-16", "infrastruttura"]
+    # the question texts start in one column, whatever the track's length
+    starts = {len(re.match(r"\S+\s+\S+\s+", line).group(0)) for line in lines}  # type: ignore[union-attr]
+    assert len(starts) == 1
 
 
 def test_cli_show_unknown_id() -> None:

@@ -68,6 +68,10 @@ def _split(lines: list[str], algo_heading: str, infra_heading: str, item: re.Pat
     return out
 
 
+# Typos in the seed documents, corrected in the bank: (language, question number from 0, wrong, right).
+SEED_TYPOS = [("it", 7, "GSPo", "GSPO")]
+
+
 def read_seeds(seeds: Path) -> dict[str, list[str]]:
     en = next(seeds.glob("000_*.txt")).read_text(encoding="utf-8").splitlines()
     it = next(seeds.glob("002_*.txt")).read_text(encoding="utf-8").splitlines()
@@ -80,6 +84,8 @@ def read_seeds(seeds: Path) -> dict[str, list[str]]:
     for lang, items in texts.items():
         if len(items) != 35:
             raise SystemExit(f"{lang}: expected 35 questions, found {len(items)}")
+    for lang, n, wrong, right in SEED_TYPOS:
+        texts[lang][n] = texts[lang][n].replace(wrong, right)
     return texts
 
 

@@ -129,8 +129,10 @@ def list_cmd(c: Ctx, track: str | None, lang: str | None, fmt: str) -> None:
         ]
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
+    tracks = {q.track: word(q.track, lang) for q in questions}
+    width = max((len(t) for t in tracks.values()), default=0)
     for q in questions:
-        click.echo(f"{q.id:10s} {q.track[:5]:6s} {q.text.get(lang)}")
+        click.echo(f"{q.id:10s} {tracks[q.track]:{width}s}  {q.text.get(lang)}")
 
 
 @cli.command()

@@ -15,7 +15,7 @@ from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
 from interviewer.i18n import N_, _, tr, word
 from interviewer.linebreak import Wrapped
-from interviewer.render import bar, grade_markdown, labels, verdict_word
+from interviewer.render import bar, grade_markdown, labels
 from interviewer.tui.textblocks import blocks
 
 
@@ -62,7 +62,7 @@ class FeedbackScreen(Screen[None]):
         g = self.grade
         score_word, _sep, _rest = tr("score {score}", g.lang).partition("{score}")
         title = Text.assemble(" ", (self.question.id, "bold"), " · " + score_word, (f"{g.overall:.1f}/10", "bold"))
-        title.append(f"{_rest} · {verdict_word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}")
+        title.append(f"{_rest} · {word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}")
         if g.hint_penalty:
             title.append(" · " + tr("hints −{penalty}", g.lang).format(penalty=f"{g.hint_penalty:g}"))
         if self.due:
