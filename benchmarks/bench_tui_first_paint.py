@@ -34,7 +34,7 @@ Hello().run()
 
 def first_paint(command: str, marker: str, env: dict[str, str], timeout: float = 20.0) -> float:
     session = f"bench{os.getpid()}{time.monotonic_ns()}"
-    for attempt in range(5):
+    for _attempt in range(5):
         t0 = time.perf_counter()
         started = subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], env=env)
         if started.returncode == 0:

@@ -27,17 +27,17 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "import interviewer, json;"
         "from interviewer.bank.loader import builtin_bank_dir, load_bank;"
         "from pathlib import Path;"
-        "d = builtin_bank_dir(); assert str(d).startswith(%r), d;"
+        f"d = builtin_bank_dir(); assert str(d).startswith({str(target)!r}), d;"
         "assert (Path(interviewer.__file__).parent / 'prompts').is_dir();"
         "from interviewer.i18n import tr, LOCALE_DIR;"
-        "assert str(LOCALE_DIR).startswith(%r), LOCALE_DIR;"
+        f"assert str(LOCALE_DIR).startswith({str(target)!r}), LOCALE_DIR;"
         "assert (LOCALE_DIR / 'ja' / 'LC_MESSAGES' / 'interviewer.mo').is_file();"
         "assert tr('Score', 'ja') == 'スコア' and tr('Score', 'it') == 'Punteggio';"
         "from interviewer.eval_set import builtin_set, parse_set;"
         "label, text = builtin_set(); assert len(parse_set(label, text, load_bank())) == 210;"
         "from interviewer.bank.lexicon import builtin_lexicon, builtin_lexicon_path;"
-        "assert str(builtin_lexicon_path()).startswith(%r) and len(builtin_lexicon().concepts) > 100;"
-        "print(len(load_bank()))" % (str(target), str(target), str(target))
+        f"assert str(builtin_lexicon_path()).startswith({str(target)!r}) and len(builtin_lexicon().concepts) > 100;"
+        "print(len(load_bank()))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -124,7 +124,7 @@ def test_kill_9_loses_nothing_submitted(tmp_path: Path) -> None:
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     proc.stdin.write("second answer: the group mean\n.\n")
     proc.stdin.flush()
-    while "?" not in (line := proc.stdout.readline()) and time.time() < deadline:
+    while "?" not in proc.stdout.readline() and time.time() < deadline:
         pass
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -152,7 +152,7 @@ def test_two_instances_at_once(tmp_path: Path) -> None:
         for _ in range(4)
     ]
     for p in procs:
-        out, err = p.communicate(script * 2, timeout=120)
+        _out, err = p.communicate(script * 2, timeout=120)
         assert p.returncode == 0, err
     store = Store(home / "interviewer.db")
     assert len(store.sessions()) == 4

@@ -11,7 +11,6 @@ import pytest
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.offline.examiner import OfflineExaminer, grade_text
-from interviewer.tui.app import InterviewerApp
 from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
