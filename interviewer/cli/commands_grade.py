@@ -53,7 +53,7 @@ def examiner_options(f: F) -> F:
     f = click.option("--samples", type=click.IntRange(1, 9), default=None, expose_value=False, metavar="K",
                      callback=_keep_samples,
                      help="LLM examiner: grade K times and keep each criterion's median; the spread is "
-                          "shown as the grade's confidence (default 1).")(f)
+                          "shown as the grade's confidence (default: `samples` in config.toml, else 1).")(f)
     f = click.option("--max-cost", type=click.FloatRange(min=0), default=None, expose_value=False, metavar="USD",
                      callback=_keep_max_cost, help="Stop LLM calls once this much is spent (USD).")(f)
     f = click.option("--api-base", default=None, help="OpenAI-compatible base URL. Env: INTERVIEWER_API_BASE.")(f)

@@ -42,6 +42,7 @@ class ExaminerChoice:
             fallback_models=list(config.fallback_models),
             max_cost=config.max_cost,
             timeout=config.timeout,
+            samples=config.samples,
         )
 
 

@@ -114,7 +114,14 @@ class InterviewerApp(App[None]):
         self.push_screen(HistoryScreen())
 
     def action_toggle_theme(self) -> None:
+        """Switch light/dark and keep the choice for the next start (config.toml's `theme`)."""
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        problem = self.services.remember_theme("light" if self.theme == "textual-light" else "dark")
+        if problem:
+            from interviewer.console import safe
+
+            self.notify(_("The theme is changed for this session only: {problem}").format(problem=safe(problem)),
+                        severity="warning", markup=False)
 
     async def action_request_quit(self) -> None:
         """Quit; the interview screen asks first when a draft answer would be left."""

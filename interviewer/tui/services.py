@@ -56,6 +56,21 @@ class Services:
 
         return str(peek_setting(self.config_or_dir if isinstance(self.config_or_dir, Path) else None, "theme", "dark"))
 
+    def remember_theme(self, theme: str) -> str | None:
+        """Keep the theme the user chose in config.toml; the reason when it cannot be kept."""
+        from interviewer.config import ConfigError, write_setting
+        from interviewer.paths import resolve_data_dir
+
+        given = self._config or self.config_or_dir
+        data_dir = given.data_dir if given is not None and not isinstance(given, Path) else resolve_data_dir(given)
+        try:
+            write_setting(data_dir, "theme", theme)
+        except ConfigError as exc:
+            return str(exc)
+        if self._config is not None:
+            self._config.theme = "light" if theme == "light" else "dark"
+        return None
+
     def lang(self) -> str:
         """The interview language from config.toml, read without validating (for the first paint)."""
         given = self._config or self.config_or_dir

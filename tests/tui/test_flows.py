@@ -219,3 +219,43 @@ async def test_run_with_questions_opens_that_interview(services: Services) -> No
         await pilot.pause()
     (record,) = services.store().sessions()
     assert record.plan.question_ids == ["demo-01"] and record.questions[0].grade is not None
+
+
+async def test_theme_choice_is_remembered_at_the_next_start(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.tui.app import InterviewerApp
+    from tests.conftest import FIXTURES
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('# mine\nlang = "it"\n', encoding="utf-8")
+    app = InterviewerApp(services=Services(home, [FIXTURES], include_builtin=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle_home(pilot)
+        assert app.theme == "textual-dark"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.theme == "textual-light"
+    assert (home / "config.toml").read_text(encoding="utf-8") == '# mine\nlang = "it"\ntheme = "light"\n'
+    again = InterviewerApp(services=Services(home, [FIXTURES], include_builtin=False))
+    async with again.run_test(size=(80, 24)) as pilot:
+        assert again.theme == "textual-light"
+        await pilot.press("f2")
+        await pilot.pause()
+    assert 'theme = "dark"' in (home / "config.toml").read_text(encoding="utf-8")
+
+
+async def test_theme_that_cannot_be_saved_still_changes_and_says_why(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.tui.app import InterviewerApp
+    from tests.conftest import FIXTURES
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("follow_ups = 99\n", encoding="utf-8")  # invalid: the app must not rewrite it
+    app = InterviewerApp(services=Services(home, [FIXTURES], include_builtin=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.theme == "textual-light"
+        notes = [str(n.message) for n in app._notifications]
+        assert any("session only" in n and "follow_ups" in n for n in notes), notes
+    assert (home / "config.toml").read_text(encoding="utf-8") == "follow_ups = 99\n"

@@ -54,6 +54,13 @@ def test_home(snap_compare, make_app, size) -> None:  # type: ignore[no-untyped-
     assert snap_compare(make_app(), terminal_size=size, run_before=settle_home)
 
 
+def test_home_light_theme(snap_compare, services) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.tui.app import InterviewerApp
+
+    services.config.theme = "light"  # as config.toml's theme = "light" (or F2 last time) gives it
+    assert snap_compare(InterviewerApp(services=services), terminal_size=SIZES[0], run_before=settle_home)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_interview(snap_compare, make_app, services, size) -> None:  # type: ignore[no-untyped-def]
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
