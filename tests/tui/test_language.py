@@ -46,10 +46,13 @@ async def test_choosing_japanese_on_home_switches_everything(make_app, services:
         await pilot.pause()
         interview = app.screen
         assert isinstance(interview, InterviewScreen)
-        assert {"送信", "スキップ", "今すぐ採点"} <= footer_descriptions(app)
+        assert {"送信", "スキップ", "わからない"} <= footer_descriptions(app)
+        assert "今すぐ採点" not in footer_descriptions(app)  # Grade now: once there is an answer to grade
         assert interview.query_one("#answer").border_title == "あなたの回答 · Ctrl+Sで送信"
         assert "質問 1/" in interview.status_text()
         interview.query_one("#answer").text = "下書き"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "今すぐ採点" in footer_descriptions(app)
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)

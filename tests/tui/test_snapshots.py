@@ -18,6 +18,7 @@ from interviewer.tui.services import Services
 from tests.tui.conftest import settle_home
 
 SIZES = [(100, 30), (80, 24)]
+SMALL = (60, 20)  # the smallest terminal the app is laid out for
 ANSWER = "GRPO samples a group of answers and uses their mean reward as the baseline. It is simple."
 
 
@@ -61,7 +62,7 @@ def test_home_light_theme(snap_compare, services) -> None:  # type: ignore[no-un
     assert snap_compare(InterviewerApp(services=services), terminal_size=SIZES[0], run_before=settle_home)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [*SIZES, SMALL])
 def test_interview(snap_compare, make_app, services, size) -> None:  # type: ignore[no-untyped-def]
     async def run(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.app.workers.wait_for_complete()

@@ -11,7 +11,9 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.events import Resize
 from textual.markup import escape
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 
@@ -135,6 +137,10 @@ class InterviewScreen(Screen[None]):
         Binding("ctrl+t", "hint", N_("Hint (-0.5)"), priority=True),
         Binding("ctrl+e", "end_followups", N_("Grade now"), priority=True),
     ]
+    # below 24 rows the answer box and the question give the transcript some of their lines
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+
+    busy: var[bool] = var(False)  # the examiner is grading or talking: Esc means something only then
 
     def __init__(self, services: Services, interview: Interview) -> None:
         super().__init__()
@@ -142,9 +148,9 @@ class InterviewScreen(Screen[None]):
         self.interview = interview
         services.interviews.append(interview)
         self.probe: Probe | None = None
-        self.busy = False
         self._question_started = services.clock()
         self._draft_timer: Any = None
+        self._typed = False  # the answer box holds more than whitespace
         self._last_message: Message | None = None
 
     @classmethod
@@ -237,6 +243,10 @@ class InterviewScreen(Screen[None]):
 
     # -- drafts --------------------------------------------------------------------
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        typed = bool(event.text_area.text.strip())
+        if typed != self._typed:  # Grade now applies to a reply in the box too
+            self._typed = typed
+            self.refresh_bindings()
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(0.5, self.save_draft)
@@ -286,6 +296,26 @@ class InterviewScreen(Screen[None]):
 
         with contextlib.suppress(StoreError):  # a full or read-only disk: the engine keeps the answer and says so
             self.services.store().set_setting(DRAFT_KEY.format(self.interview.record.id), "")
+
+    def watch_busy(self) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys appear when they mean something: Esc (stop the stream, leave a slow model) while the
+        examiner is busy, Grade now once the question has an answer (or one is typed); a narrow footer keeps the rest."""
+        if action == "cancel_stream":
+            return self.busy
+        if action == "end_followups":
+            cur = self.interview.current()
+            return cur is not None and (self._typed or bool(cur.answers()))
+        return True
+
+    def on_resize(self, event: Resize) -> None:
+        """Under 80 columns the footer packs its keys tighter and leaves out the palette key (Ctrl+P
+        still opens it), so Skip and Hint stay on screen."""
+        footer = self.query_one(Footer)
+        footer.compact = narrow = event.size.width < 80
+        footer.show_command_palette = not narrow
 
     # -- actions -------------------------------------------------------------------
     def action_submit(self) -> None:
