@@ -240,6 +240,13 @@ async def grade_or_fallback(
     return result
 
 
+def error_result(rid: Any, exc: Exception) -> dict[str, Any]:
+    """The output line for a record that could not be graded: its id and why."""
+    if isinstance(exc, InputError):
+        return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}
+    return {"id": rid, "error": f"{type(exc).__name__}: {exc}"}
+
+
 async def grade_batch(
     lines: Sequence[Line],
     bank: Bank,
@@ -262,10 +269,8 @@ async def grade_batch(
             req = parse_line(decode_line(line, n), n, bank, default_lang)
             rid = req.id
             return (await grade_or_fallback(examiner, bank, req, sem, follow_up=follow_up)).model_dump(mode="json")
-        except InputError as exc:
-            return {"id": rid if exc.rid is None else exc.rid, "error": str(exc)}
         except Exception as exc:  # one failed line must not stop the batch
-            return {"id": rid, "error": f"{type(exc).__name__}: {exc}"}
+            return error_result(rid, exc)
         finally:
             if on_done:
                 on_done()

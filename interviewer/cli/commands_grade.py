@@ -107,7 +107,10 @@ def read_answer(answer: str | None, answer_file: str | None) -> str:
 @click.option("--batch", "batch_file", type=click.Path(dir_okay=False, allow_dash=True), help="JSONL file of answers.")
 @click.option("--lang", type=LANG, default=None, help="Language of the answer (default: config).")
 @examiner_options
-@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True)
+@click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
+              help="LLM examiner: answers graded at once.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Offline examiner: worker processes for a batch of 200 lines or more (default: the cores, at most 4).")
 @click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True)
 @pass_ctx
 def grade(
@@ -121,6 +124,7 @@ def grade(
     model: str | None,
     api_base: str | None,
     concurrency: int,
+    jobs: int | None,
     fmt: str,
 ) -> None:
     """Grade one answer (--question with --answer/--answer-file) or a JSONL batch (--batch).
@@ -132,7 +136,7 @@ def grade(
     if batch_file:
         if qid or answer or answer_file:
             raise click.UsageError("--batch cannot be combined with --question/--answer/--answer-file")
-        sys.exit(_run_batch(c, batch_file, lang, examiner_kind, model, api_base, concurrency))
+        sys.exit(_run_batch(c, batch_file, lang, examiner_kind, model, api_base, concurrency, jobs))
     if not qid:
         raise click.UsageError("give --question ID with --answer/--answer-file, or --batch FILE")
     question = c.question(qid)
@@ -158,7 +162,8 @@ def grade(
 
 
 def _run_batch(
-    c: Ctx, path: str, lang: str, kind: str | None, model: str | None, api_base: str | None, concurrency: int
+    c: Ctx, path: str, lang: str, kind: str | None, model: str | None, api_base: str | None, concurrency: int,
+    jobs: int | None = None,
 ) -> int:
     """Grade a JSONL batch; print one line per record and a summary on stderr; return the exit code."""
     try:
@@ -176,20 +181,33 @@ def _run_batch(
     by: Counter[str] = Counter()
     failed = 0
 
-    async def go() -> None:
+    def emit(result: dict[str, Any]) -> None:
         nonlocal failed
+        if "error" in result:
+            failed += 1
+        else:
+            by[str(result["examiner"])] += 1
+        sys.stdout.write(json_text(result) + "\n")
+
+    async def go() -> None:
         try:
             async for result in grade_batch(lines, bank, examiner, lang, concurrency, progress.tick):
-                if "error" in result:
-                    failed += 1
-                else:
-                    by[str(result["examiner"])] += 1
-                sys.stdout.write(json_text(result) + "\n")
+                emit(result)
         finally:
             await examiner.aclose()
             progress.close()
 
-    asyncio.run(go())
+    parallel = None
+    if examiner.name == "offline":
+        from interviewer.batch_parallel import default_jobs, grade_offline_parallel
+
+        parallel = grade_offline_parallel(lines, bank, lang, jobs or default_jobs(), on_done=progress.tick)
+    if parallel is not None:
+        for result in parallel:
+            emit(result)
+        progress.close()
+    else:
+        asyncio.run(go())
     fell_back = sum(n for name, n in by.items() if name != examiner.name)
     graded = ", ".join(f"{n} by {name}" for name, n in sorted(by.items(), key=lambda kv: kv[0] != examiner.name))
     summary = f"{failed} of {total} line(s) failed" if failed else f"{total} line(s) graded"
