@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,7 +41,7 @@ class HistoryScreen(Screen[None]):
         with Horizontal(id="trends"):
             for track in ("algorithm", "infrastructure"):
                 with Vertical(classes="trend"):
-                    yield Label(word(track), id=f"label-{track}")
+                    yield Static(word(track), id=f"label-{track}", classes="trend-label")  # wraps when narrow
                     # a fixed 0-10 scale (Textual's Sparkline rescales to the data's own min..max)
                     yield Static("", id=f"spark-{track}", classes="spark")
                     yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
@@ -82,7 +83,7 @@ class HistoryScreen(Screen[None]):
                 if values
                 else _("no answers yet")
             )
-            self.query_one(f"#label-{track}", Label).update(f"{word(track)}: {mean}")
+            self.query_one(f"#label-{track}", Static).update(Text(f"{word(track)}: {mean}"))
         if not self.records:
             self.query_one("#report", Markdown).update("_" + _("No interviews yet.") + "_")
         table.focus()
