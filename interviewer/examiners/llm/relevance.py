@@ -33,13 +33,17 @@ points (4: 60.9% refused). See `tests/llm/test_grounding.py`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from interviewer.bank.models import KeyPoint, LocalizedCues, LocalizedText, Misconception, Question
 from interviewer.examiners.offline.lang import stem
 from interviewer.examiners.offline.text import FUNCTION_WORDS, fold_ja, latin_tokens
+
+T = TypeVar("T")
 
 MIN_HITS = 1.0  # concept weight a quote's sentences need to count for a key point at all
 STRONG_HITS = 10.0  # ... enough on its own
@@ -137,25 +141,24 @@ def _langs(lang: str) -> tuple[str, ...]:
     return (lang,) if lang == "en" else (lang, "en")
 
 
-_memo: dict[tuple[str, int, str], tuple[Question, dict[str, Concepts]]] = {}
+def _per_question(build: Callable[[Question, str], T]) -> Callable[[Question, str], T]:
+    """Build once per question object and language. Questions are pydantic models (unhashable), and
+    banks may reuse an id, so the entry keeps the object itself to check that id() still names it."""
+    memo: dict[tuple[int, str], tuple[Question, T]] = {}
+
+    @functools.wraps(build)
+    def get(question: Question, lang: str) -> T:
+        hit = memo.get((id(question), lang))
+        if hit is None or hit[0] is not question:
+            hit = memo[(id(question), lang)] = (question, build(question, lang))
+        return hit[1]
+
+    return get
 
 
-def _memoised(kind: str, question: Question, lang: str, build: Callable[[], dict[str, Concepts]]) -> dict[str, Concepts]:
-    """Per question object and language (banks may reuse an id; the object is kept so its id stays unique)."""
-    key = (kind, id(question), lang)
-    hit = _memo.get(key)
-    if hit is None or hit[0] is not question:
-        hit = (question, build())
-        _memo[key] = hit
-    return hit[1]
-
-
+@_per_question
 def key_point_concepts(question: Question, lang: str) -> dict[str, Concepts]:
     """Every key point's concepts for answers in `lang`; concepts all points share weigh half."""
-    return _memoised("kp", question, lang, lambda: _key_point_concepts(question, lang))
-
-
-def _key_point_concepts(question: Question, lang: str) -> dict[str, Concepts]:
     assert question.rubric is not None
     skip = {stem(w, "en" if lang == "ja" else lang) for w in latin_tokens(question.text.get(lang))}
     skip |= {stem(w, "en") for w in latin_tokens(question.text.en)}
@@ -180,13 +183,8 @@ class Claim:
     words: tuple[Unit, ...]
 
 
-_claims: dict[tuple[int, str], tuple[Question, dict[str, Claim]]] = {}
-
-
+@_per_question
 def misconception_claims(question: Question, lang: str) -> dict[str, Claim]:
-    hit = _claims.get((id(question), lang))
-    if hit is not None and hit[0] is question:
-        return hit[1]
     assert question.rubric is not None
     out = {}
     for m in question.rubric.misconceptions:
@@ -197,7 +195,6 @@ def misconception_claims(question: Question, lang: str) -> dict[str, Claim]:
                 cues.append(tuple(_cue_units(one, ("en",))))
         claim = LocalizedText(en=m.claim, it=m.claim, ja=m.claim)
         out[m.id] = Claim(tuple(cues), tuple(_statement_units(claim, "en", set())))
-    _claims[(id(question), lang)] = (question, out)
     return out
 
 
@@ -262,13 +259,8 @@ class _Index:
     ja: dict[str, list[int]]
 
 
-_indexes: dict[tuple[int, str], tuple[Question, _Index]] = {}
-
-
+@_per_question
 def _index(question: Question, lang: str) -> _Index:
-    hit = _indexes.get((id(question), lang))
-    if hit is not None and hit[0] is question:
-        return hit[1]
     idx = _Index([], {}, [], {})
     for kid, concepts in key_point_concepts(question, lang).items():
         for u in concepts.units:
@@ -281,7 +273,6 @@ def _index(question: Question, lang: str) -> _Index:
                     idx.multi.append((phrase, exact, n))
             for sub in u.substrings:
                 idx.ja.setdefault(sub, []).append(n)
-    _indexes[(id(question), lang)] = (question, idx)
     return idx
 
 
