@@ -13,6 +13,8 @@ from interviewer.examiners.offline.examiner import grade_text
 from tests.conftest import ROOT
 from tools.shrink_cues import main, plan, shrink_cue
 
+UNSHRUNK = ROOT / "tests" / "data" / "shrink_input"  # two rubrics from before the bank was shrunk
+
 
 @pytest.mark.parametrize(
     ("cue", "lang", "stemmed", "expected"),
@@ -40,13 +42,13 @@ def test_rewrite_on_a_copy_keeps_scores_and_is_idempotent(tmp_path: Path) -> Non
     bank_dir = tmp_path / "bank"
     bank_dir.mkdir()
     for qid in ("algo-05", "algo-08"):  # block lists and flow lists
-        shutil.copy(ROOT / "question_bank" / f"{qid}.yaml", bank_dir)
+        shutil.copy(UNSHRUNK / f"{qid}.yaml", bank_dir)
     _, before = plan(bank_dir / "algo-08.yaml")
     assert main(["--bank", str(bank_dir), "--write"]) == 0
     _, after = plan(bank_dir / "algo-08.yaml")
     assert after.before == before.after < before.before  # fewer alternatives, and a second run changes nothing
     assert after.after == after.before
-    original, shrunk = load_bank([ROOT / "question_bank"], include_builtin=False), load_bank([bank_dir], include_builtin=False)
+    original, shrunk = load_bank([UNSHRUNK], include_builtin=False), load_bank([bank_dir], include_builtin=False)
     for qid in ("algo-05", "algo-08"):
         q, errors = load_question(bank_dir / f"{qid}.yaml")
         assert q is not None, errors
@@ -58,7 +60,14 @@ def test_rewrite_on_a_copy_keeps_scores_and_is_idempotent(tmp_path: Path) -> Non
 def test_check_rubric_verifies_a_shrunk_custom_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tools.check_rubric import main as check_rubric
 
-    shutil.copy(ROOT / "question_bank" / "algo-05.yaml", tmp_path)
+    shutil.copy(UNSHRUNK / "algo-05.yaml", tmp_path)
     assert main(["--bank", str(tmp_path), "--write"]) == 0
     assert check_rubric([str(tmp_path / "algo-05.yaml")]) == 0
     assert capsys.readouterr().out.rstrip().endswith("OK")
+
+
+def test_the_shipped_bank_is_already_shrunk() -> None:
+    """The bank was rewritten by the tool (scores of all graded answers unchanged); a second run finds nothing."""
+    for path in sorted((ROOT / "question_bank").glob("*.yaml")):
+        _, counts = plan(path)
+        assert counts.after == counts.before, path.name
