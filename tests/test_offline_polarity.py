@@ -55,6 +55,11 @@ def _adds_up(g: Grade) -> bool:
         ("CISPOは重要度重みをクリップせず、勾配を残す。", "cispo + クリップ", "ja", (0, 1)),
         ("勾配をクリップしなければならない。", "勾配 + クリップ", "ja", (1, 0)),
         ("データが少ないと分散が大きい。", "データ + 分散", "ja", (1, 0)),
+        # は after a case particle or こと marks the predicate's complement: the negation still reaches the term
+        ("atomic add で問題を解決することはできず、固定の順序が必要です。", "atomic + 解決する", "ja", (0, 1)),
+        ("GPU-Util は効率の指標にはなりません。", "gpu-util + 効率の指標", "ja", (0, 1)),
+        ("GPU-Util は効率の指標とは言えない。", "gpu-util + 効率の指標", "ja", (0, 1)),
+        ("atomic add で問題を解決することは簡単です。", "atomic + 解決する", "ja", (1, 0)),
     ],
 )
 def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> None:
@@ -176,3 +181,50 @@ def test_listing_does_not_load_the_analysers() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False False"
+
+
+CEASED = {  # the remedy: the sync bottleneck no longer bites, which presupposes it did
+    "en": "With partial rollouts, long responses are paused and resumed in the next iteration, so the whole batch no longer "
+          "waits for the longest response.",
+    "it": "Con i rollout parziali le risposte lunghe vengono fermate e riprese all'iterazione successiva, quindi il batch non "
+          "aspetta più la risposta più lunga.",
+    "ja": "部分ロールアウトにすれば、長い応答は途中で止めて次のイテレーションで続きを生成できるので、一番長い応答をバッチ全体が"
+          "待つことはなくなります。",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ja"])
+def test_no_longer_is_a_remedy_not_a_contradiction(bank: Bank, lang: str) -> None:
+    g = grade_text(bank.get("infra-08"), CEASED[lang], lang)
+    assert not [m for m in g.misconceptions if m.id.startswith("contradicts-")]
+    assert next(c for c in g.criteria if c.id == "sync-bottleneck").score == 0  # it is not evidence either
+    plain = {"en": "In synchronous RL the batch does not wait for the longest response.",
+             "it": "Nell'RL sincrono il batch non aspetta la risposta più lunga.",
+             "ja": "同期型の RL では、バッチは一番長い応答を待ちません。"}[lang]
+    assert "contradicts-sync-bottleneck" in [m.id for m in grade_text(bank.get("infra-08"), plain, lang).misconceptions]
+
+
+def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
+    idx = AnswerIndex.build(split_sentences("Il batch non è più lento della risposta più lunga."), False)
+    found = idx.polar(compile_cue("batch + lent", "it"))
+    assert len(found.denied) == 1 and not found.ceased  # "not slower", a plain negation
+
+
+@pytest.mark.parametrize(
+    ("qid", "lang", "text", "misconception"),
+    [  # correct sentences that used to trigger a listed wrong claim
+        ("algo-08", "en", "Because samples come from the old policy, the gradient of the KL term is only an approximation "
+                          "of the true KL gradient.", "kl-against-old-policy"),
+        ("infra-12", "en", "Deterministic mode: fix seeds, torch.use_deterministic_algorithms(True), which raises for ops "
+                           "that use atomic adds.", "atomics-fix"),
+        ("infra-12", "ja", "また atomic add で問題を解決することはできず、batch size に依存しない固定の reduction 順序を持つ kernel が必要です。",
+         "atomics-fix"),
+        ("infra-12", "en", "Fixing seeds and deterministic modes only guarantees repeatability for the same batch.", "flags-enough"),
+        ("infra-16", "ja", "数百 GPU の大型 MoE なら slime、GPU 1 枚なら Unsloth です。", "unsloth-multinode"),
+        ("infra-06", "ja", "nvidia-smi の GPU-Util は時間の割合にすぎず、効率の指標にはなりません。", "gpu-util-means-efficiency"),
+        ("algo-13", "en", "SimKO: top-K boost / top-1 penalty -> pass@K.", "simko-sharpens"),
+        ("algo-15", "ja", "RL で学習したモデルは pass@1 ではベースモデルに勝つものの、k を大きくするとベースが追いつく。", "evidence-reversed"),
+    ],
+)
+def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
+    assert misconception not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]

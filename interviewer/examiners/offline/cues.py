@@ -59,6 +59,11 @@ _JA_NEG_BENIGN_AFTER = frozenset({"ば", "と", "よう", "ように"})
 _JA_OBLIGATION = frozenset({"なる", "いける", "行ける", "だめ", "駄目"})
 _JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で"})
 JA_WINDOW = 8  # morphemes after the term
+# Italian "non … più" is "no longer" when più ends the clause or comes before one of these
+_CEASE_PIU_BEFORE = frozenset(
+    "il lo la i gli le l un una uno a al alla ai agli alle da in nel nella con per su quando se perche dopo ora adesso".split()
+)
+_JA_COMPLEMENT_BEFORE_WA = frozenset({"で", "に", "と", "こと"})  # "ではない", "にはならない", "とは言えない", "ことはできない"
 _SIMPLE_ALT = re.compile(r"^[a-z]+(?: [a-z]+)*$")
 _ASCII_WORD = re.compile(r"[a-z0-9\u03b1-\u03c9]+(?:\.[0-9]+)*")
 
@@ -351,6 +356,9 @@ class Polar:
 
     affirmed: list[Match]
     denied: list[Match]
+    # denied sentences whose negation says the state has ended ("no longer waits", "non aspetta più",
+    # "待たなくなる"): they presuppose it held before, so they are not the opposite claim
+    ceased: list[Match] = field(default_factory=list)
 
 
 @dataclass
@@ -501,13 +509,14 @@ class AnswerIndex:
                 spans.append((start, end))
         return spans
 
-    def _negated_latin(self, start: int, covered: set[int]) -> bool:
+    def _negator_latin(self, start: int, covered: set[int]) -> int:
+        """The token that negates a match starting at `start`, or -1."""
         sent = self.token_sentence[start]
         i, seen = start - 1, 0
         while i >= 0 and seen < LATIN_WINDOW and self.token_sentence[i] == sent:
             tok = self.tokens[i]
             if tok in CLAUSE_MARKS or (tok in _SCOPE_STOP and i not in covered):
-                return False
+                return -1
             if tok in LATIN_NEGATORS and i not in covered:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
                 prev = self.tokens[i - 1] if i > 0 else ""
@@ -519,12 +528,31 @@ class AnswerIndex:
                 elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
                 else:
-                    return True
+                    return i
             i -= 1
             seen += tok not in _FILLER
+        return -1
+
+    def _ceases_latin(self, neg: int) -> bool:
+        """Is the negator at `neg` "no longer" / "not … anymore" / Italian "non … più" (no longer)?"""
+        toks, sent = self.tokens, self.token_sentence[neg]
+        nxt = toks[neg + 1] if neg + 1 < len(toks) else ""
+        if toks[neg] == "no" and nxt == "longer":
+            return True
+        if toks[neg] not in ("not", "non"):
+            return False
+        for j in range(neg + 1, min(len(toks), neg + 8)):
+            if self.token_sentence[j] != sent or toks[j] in CLAUSE_MARKS:
+                return False
+            if toks[j] == "anymore" or (toks[j] == "any" and j + 1 < len(toks) and toks[j + 1] == "more"):
+                return True
+            if toks[j] == "piu" and toks[neg] == "non":
+                after = toks[j + 1] if j + 1 < len(toks) and self.token_sentence[j + 1] == sent else ""
+                # "più" ending the clause or before an article or preposition; before an adjective it is "more"
+                return not after or after in CLAUSE_MARKS or after in _CEASE_PIU_BEFORE
         return False
 
-    def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int]]:
+    def _polar_latin(self, cue: Cue) -> tuple[list[int], list[int], list[int]]:
         per_term = []
         # cheap reject before the call: most phrases hold a word that starts unlike any answer word
         prefix3 = self.prefix3
@@ -532,23 +560,29 @@ class AnswerIndex:
         for term, starts in zip(cue.terms, cue.starts, strict=True):
             spans = [sp for alt in _starting(term, starts, prefix3) if has_heads(alt.heads) for sp in self._alt_spans(alt)]
             if not spans:
-                return [], []
+                return [], [], []
             per_term.append(spans)
         if self.japanese:
             chars = [(self.token_end[s] - len(self.tokens[s]), self.token_end[e - 1]) for spans in per_term for s, e in spans]
-            valid = [
-                [sp for sp in spans
-                 if not self._negated_ja(self._ja_sentence(self.token_sentence[sp[0]]), self.token_end[sp[1] - 1], chars)]
-                for spans in per_term
-            ]
+
+            def negator(spans: list[tuple[int, int]], sp: tuple[int, int]) -> int:
+                return self._negator_ja(self._ja_sentence(self.token_sentence[sp[0]]), self.token_end[sp[1] - 1], chars)
+
+            def ceases(sp: tuple[int, int], neg: int) -> bool:
+                return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
         else:
             covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
+
             # a phrase inside a longer match of the same term is negated as the longer one is
             # ("non si tratta di un modello che stima il ritorno": "stima il ritorno" is denied too)
-            valid = [[sp for sp in spans if not self._negated_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered)]
-                     for spans in per_term]
+            def negator(spans: list[tuple[int, int]], sp: tuple[int, int]) -> int:
+                return self._negator_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered)
+
+            def ceases(sp: tuple[int, int], neg: int) -> bool:
+                return self._ceases_latin(neg)
+        valid = [[sp for sp in spans if negator(spans, sp) < 0] for spans in per_term]
         candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
-        affirmed, denied = [], []
+        affirmed, denied, ceased = [], [], []
         for sent in sorted(candidates):
             in_valid = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in valid]
             if all(in_valid) and _disjoint_choice(in_valid):
@@ -557,7 +591,12 @@ class AnswerIndex:
             in_all = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in per_term]
             if _disjoint_choice(in_all):
                 denied.append(sent)
-        return affirmed, denied
+                negated = [(sp, negator(spans, sp)) for spans in per_term for sp in spans
+                           if self.token_sentence[sp[0]] == sent]
+                negated = [(sp, n) for sp, n in negated if n >= 0]
+                if negated and all(ceases(sp, n) for sp, n in negated):
+                    ceased.append(sent)
+        return affirmed, denied, ceased
 
     # -- Japanese --------------------------------------------------------------
     def _ja_sentence(self, si: int) -> _JaSentence:
@@ -591,7 +630,8 @@ class AnswerIndex:
                 p = js.lemmas.find(lemma, p + 1)
         return sorted(spans)
 
-    def _negated_ja(self, js: _JaSentence, end: int, covered: list[tuple[int, int]]) -> bool:
+    def _negator_ja(self, js: _JaSentence, end: int, covered: list[tuple[int, int]]) -> int:
+        """The morpheme that negates a match ending at `end`, or -1."""
         morphs = js.morphs
         k = next((i for i, m in enumerate(morphs) if m.end > end), len(morphs))
         if k < len(morphs) and morphs[k].start < end:
@@ -601,10 +641,13 @@ class AnswerIndex:
             m = morphs[i]
             prev = morphs[i - 1] if i > 0 else None
             if m.pos == "補助記号":
-                return False
-            # "XはYではなく…", "Xには…がない": a topic or subject particle right after the term ends its scope
-            if m.pos == "助詞" and m.surface in ("は", "が") and step <= 1 and not (prev and prev.surface == "で"):
-                return False
+                return -1
+            # "XはYではなく…", "Xには…がない": a topic or subject particle right after the term ends its scope,
+            # unless は only marks the predicate's own complement: "指標にはならない" (is not a measure),
+            # "とは言えない" (cannot be called), "解決することはできない" (cannot solve)
+            if (m.pos == "助詞" and m.surface in ("は", "が") and step <= 1
+                    and not (prev and m.surface == "は" and prev.surface in _JA_COMPLEMENT_BEFORE_WA)):
+                return -1
             inside = any(s <= m.start < e for s, e in covered)
             negator = (
                 (m.pos == "助動詞" and m.lemma in _JA_NEG_AUX)
@@ -622,13 +665,19 @@ class AnswerIndex:
                 )
                 obligation = obligation or conditional
                 if not benign:
-                    return True
+                    return i
             if m.pos == "助詞" and m.pos2 == "接続助詞" and m.surface in _JA_CLAUSE_PARTICLES and step > 0:
-                return False
-        return False
+                return -1
+        return -1
 
-    def _polar_ja(self, cue: Cue) -> tuple[list[int], list[int]]:
-        affirmed, denied = [], []
+    @staticmethod
+    def _ceases_ja(js: _JaSentence, neg: int) -> bool:
+        """Is the negator at `neg` the ない of "なくなる" (has stopped: 待たなくなる, 必要がなくなった)?"""
+        nxt = js.morphs[neg + 1] if neg + 1 < len(js.morphs) else None
+        return nxt is not None and nxt.lemma == "なる"
+
+    def _polar_ja(self, cue: Cue) -> tuple[list[int], list[int], list[int]]:
+        affirmed, denied, ceased = [], [], []
         for si in range(len(self.ja_text)):
             text = self.ja_text[si]
             # cheap pre-check: every term needs a surface or lemma foothold in this sentence
@@ -642,13 +691,17 @@ class AnswerIndex:
             if any(not s for s in spans_per_term):
                 continue
             covered = [sp for spans in spans_per_term for sp in spans]
-            valid = [[sp for sp in spans if not self._negated_ja(js, max(e for s, e in spans if s <= sp[0] and e >= sp[1]), covered)]
-                     for spans in spans_per_term]
+            negators = [[self._negator_ja(js, max(e for s, e in spans if s <= sp[0] and e >= sp[1]), covered) for sp in spans]
+                        for spans in spans_per_term]
+            valid = [[sp for sp, n in zip(spans, ns, strict=True) if n < 0] for spans, ns in zip(spans_per_term, negators, strict=True)]
             if all(valid) and _disjoint_choice(valid):
                 affirmed.append(si)
             elif _disjoint_choice(spans_per_term):
                 denied.append(si)
-        return affirmed, denied
+                negs = [n for ns in negators for n in ns if n >= 0]
+                if negs and all(self._ceases_ja(js, n) for n in negs):
+                    ceased.append(si)
+        return affirmed, denied, ceased
 
     # -- Public ----------------------------------------------------------------
     def polar(self, cue: Cue) -> Polar:
@@ -656,15 +709,20 @@ class AnswerIndex:
         if not cue.terms:
             return Polar([], [])
         latin_cue = bool(cue.terms[0]) and cue.terms[0][0].lang != "ja"
-        aff, den = self._polar_latin(cue) if latin_cue else self._polar_ja(cue)
+        aff, den, cea = self._polar_latin(cue) if latin_cue else self._polar_ja(cue)
         if cue.joint:
-            affirmed, denied = set(aff), set(den)
+            affirmed, denied, ceased = set(aff), set(den), set(cea)
+            outright = set(den) - set(cea)  # a sentence one reading denies outright is not a mere cessation
             for variant in cue.joint:
-                more_aff, more_den = self._polar_latin(variant) if latin_cue else self._polar_ja(variant)
+                more_aff, more_den, more_cea = self._polar_latin(variant) if latin_cue else self._polar_ja(variant)
                 affirmed.update(more_aff)
                 denied.update(more_den)
+                ceased.update(more_cea)
+                outright.update(set(more_den) - set(more_cea))
             aff, den = sorted(affirmed), sorted(denied - affirmed)
-        return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den])
+            cea = sorted(ceased.intersection(den) - outright)
+        return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den],
+                     [Match(i, self.sentences[i].text) for i in cea])
 
     def find(self, cue: Cue) -> list[Match]:
         """Sentences in which every term of the cue matches, un-negated."""

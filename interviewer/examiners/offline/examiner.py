@@ -182,7 +182,10 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
             strong_hit |= credit >= 1.0
             evidence[hit.sentence] = max(evidence.get(hit.sentence, 0.0), credit)
         if len(cue.terms) >= 2:  # a lone negated word is too thin to call a contradiction
-            denied.update(h.sentence for h in found.denied)
+            # "with partial rollouts the batch no longer waits" describes a remedy, not the opposite claim:
+            # it earns nothing for the point and contradicts nothing
+            ceased = {h.sentence for h in found.ceased}
+            denied.update(h.sentence for h in found.denied if h.sentence not in ceased)
     return _PointReading(evidence, denied, bool(evidence) and not strong_hit)
 
 
