@@ -259,3 +259,25 @@ async def test_theme_that_cannot_be_saved_still_changes_and_says_why(tmp_path) -
         notes = [str(n.message) for n in app._notifications]
         assert any("session only" in n and "follow_ups" in n for n in notes), notes
     assert (home / "config.toml").read_text(encoding="utf-8") == "follow_ups = 99\n"
+
+
+async def test_submit_waits_for_keys_already_sent_to_the_answer_box(make_app) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+S is a priority binding: it can run while keys typed just before it still wait in the
+    editor's queue (a script, a paste without bracketed paste). Those keys belong to the answer."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start(pilot)
+        screen = app.screen
+        editor = screen.query_one("#answer", TextArea)
+        editor.focus()
+        await pilot.pause()
+        for ch in "GRPO uses the group mean":
+            editor.post_message(events.Key(ch if ch != " " else "space", ch))
+        pending = screen.action_submit()  # before the editor has handled a single one of them
+        if pending is not None:
+            await pending
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert transcript(screen)[0].endswith("GRPO uses the group mean")

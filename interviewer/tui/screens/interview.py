@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from typing import TYPE_CHECKING, Any, cast
@@ -318,11 +319,21 @@ class InterviewScreen(Screen[None]):
         footer.show_command_palette = not narrow
 
     # -- actions -------------------------------------------------------------------
-    def action_submit(self) -> None:
+    async def _settled_editor(self) -> TextArea:
+        """The answer box once it has handled every key that came before this one. Ctrl+S is a priority
+        binding, so it can run while keys typed just before it (a script, a paste without bracketed
+        paste) still wait in the editor's queue; reading the text then would drop them."""
+        editor = self.query_one("#answer", TextArea)
+        handled = asyncio.Event()
+        editor.call_next(handled.set)
+        await handled.wait()
+        return editor
+
+    async def action_submit(self) -> None:
+        editor = await self._settled_editor()
         if self.busy:
             self.notify(_("The examiner is still talking (Esc stops it)."))
             return
-        editor = self.query_one("#answer", TextArea)
         text = editor.text
         if not text.strip():
             self.notify(_("Type an answer first (or Ctrl+N to skip)."), severity="warning")
@@ -399,7 +410,7 @@ class InterviewScreen(Screen[None]):
         if self.busy:
             self.notify(_("The examiner is still talking (Esc stops it)."))
             return
-        editor = self.query_one("#answer", TextArea)
+        editor = await self._settled_editor()
         pending = editor.text if editor.text.strip() else None
         cur = self.interview.current()
         if cur is None or (not cur.answers() and pending is None):
