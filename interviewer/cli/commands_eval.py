@@ -73,7 +73,17 @@ def eval_cmd(
             progress.close()
 
     t0 = time.perf_counter()
-    asyncio.run(go())
+    parallel = None
+    if examiner.name == "offline":  # CPU-bound: worker processes, the same lines as one process gives
+        from interviewer.batch_parallel import default_jobs, grade_offline_parallel
+
+        parallel = grade_offline_parallel([g.batch_line() for g in items], bank, lang or c.config.lang,
+                                          default_jobs(), follow_up=False, on_done=progress.tick)
+    if parallel is not None:
+        results.extend(parallel)
+        progress.close()
+    else:
+        asyncio.run(go())
     seconds = time.perf_counter() - t0
     scored: list[Scored] = []
     failed: list[tuple[str, str]] = []
