@@ -26,6 +26,7 @@ from interviewer.batch import (
     is_blank,
     parse_line,
 )
+from interviewer.examiners.base import Examiner
 
 MIN_LINES = 200  # below this, forking costs more than it saves
 _bank: Bank | None = None  # the parent's bank, inherited by the forked workers
@@ -62,17 +63,20 @@ def _grade_group(task: list[tuple[int, Request]]) -> list[tuple[int, dict[str, A
 
 
 def grade_offline_parallel(
+    examiner: Examiner,
     lines: Sequence[Line],
     bank: Bank,
     default_lang: str,
-    jobs: int,
+    jobs: int | None = None,
     follow_up: bool = True,
     on_done: Callable[[], None] | None = None,
 ) -> Iterator[dict[str, Any]] | None:
-    """Results in input order, graded by `jobs` worker processes; None when one process is better
-    (one job, a short batch, or a platform without fork)."""
-    requests = [n for n, line in enumerate(lines, 1) if not is_blank(line)]
-    if jobs < 2 or len(requests) < MIN_LINES or not sys.platform.startswith("linux"):
+    """Results in input order, graded by `jobs` worker processes (default: the cores, at most 4);
+    None when the caller should grade in-process: another examiner, one job, a short batch, or a
+    platform without fork."""
+    jobs = jobs or default_jobs()
+    if (examiner.name != "offline" or jobs < 2 or not sys.platform.startswith("linux")
+            or sum(1 for line in lines if not is_blank(line)) < MIN_LINES):
         return None
     return _run(lines, bank, default_lang, jobs, follow_up, on_done)
 

@@ -62,13 +62,16 @@ def load_config(data_dir: Path | None = None) -> Config:
     try:
         cfg = Config.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"{path}: {loc}: {first['msg']}") from None
+        raise ConfigError(f"{path}: {_first_problem(exc)}") from None
     cfg.data_dir = root
     cfg.banks = [b if b.is_absolute() else root / b for b in cfg.banks]
     return cfg
 
+
+def _first_problem(exc: ValidationError) -> str:
+    """The first invalid setting and why, as "field: message"."""
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
 
 
 def write_setting(data_dir: Path, key: str, value: str) -> Path:
@@ -99,8 +102,7 @@ def write_setting(data_dir: Path, key: str, value: str) -> Path:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}; not changed") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ConfigError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}; not changed") from None
+        raise ConfigError(f"{path}: {_first_problem(exc)}; not changed") from None
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=data_dir)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from interviewer.batch_parallel import MIN_LINES, default_jobs, grade_offline_parallel
+from interviewer.examiners.offline.examiner import OfflineExaminer
 from tests.conftest import FIXTURES, run_cli
 
 BANK = ["--bank", str(FIXTURES)]
@@ -50,7 +51,10 @@ def test_workers_give_the_same_lines_in_the_same_order(tmp_path: Path) -> None:
     assert all(o["examiner"] == "offline" and 0 <= o["score"] <= 10 for o in out if "error" not in o)
 
 
-def test_short_batches_and_one_job_stay_in_one_process() -> None:
-    assert grade_offline_parallel(["{}"] * (MIN_LINES - 1), None, "en", jobs=4) is None  # type: ignore[arg-type]
-    assert grade_offline_parallel(["{}"] * MIN_LINES, None, "en", jobs=1) is None  # type: ignore[arg-type]
+def test_short_batches_one_job_and_the_llm_examiner_stay_in_one_process() -> None:
+    offline = OfflineExaminer()
+    assert grade_offline_parallel(offline, ["{}"] * (MIN_LINES - 1), None, "en", jobs=4) is None  # type: ignore[arg-type]
+    assert grade_offline_parallel(offline, ["{}"] * MIN_LINES, None, "en", jobs=1) is None  # type: ignore[arg-type]
+    model = type("Model", (), {"name": "openai/gpt-4.1-mini"})()
+    assert grade_offline_parallel(model, ["{}"] * MIN_LINES, None, "en", jobs=4) is None  # type: ignore[arg-type]
     assert 1 <= default_jobs() <= 4

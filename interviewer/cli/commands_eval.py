@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from interviewer.batch import grade_batch
+from interviewer.batch_parallel import grade_offline_parallel
 from interviewer.cli.commands_grade import _Progress, build_examiner, examiner_options
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.eval_report import RunInfo, html_report, json_report, text_report
@@ -73,12 +74,9 @@ def eval_cmd(
             progress.close()
 
     t0 = time.perf_counter()
-    parallel = None
-    if examiner.name == "offline":  # CPU-bound: worker processes, the same lines as one process gives
-        from interviewer.batch_parallel import default_jobs, grade_offline_parallel
-
-        parallel = grade_offline_parallel([g.batch_line() for g in items], bank, lang or c.config.lang,
-                                          default_jobs(), follow_up=False, on_done=progress.tick)
+    # the offline examiner is CPU-bound: worker processes give the same lines as one process
+    parallel = grade_offline_parallel(examiner, [g.batch_line() for g in items], bank, lang or c.config.lang,
+                                      follow_up=False, on_done=progress.tick)
     if parallel is not None:
         results.extend(parallel)
         progress.close()

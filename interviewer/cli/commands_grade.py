@@ -22,6 +22,7 @@ from interviewer.batch import (
     is_blank,
     read_lines,
 )
+from interviewer.batch_parallel import grade_offline_parallel
 from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.console import json_text
 from interviewer.examiners.base import Examiner
@@ -197,11 +198,7 @@ def _run_batch(
             await examiner.aclose()
             progress.close()
 
-    parallel = None
-    if examiner.name == "offline":
-        from interviewer.batch_parallel import default_jobs, grade_offline_parallel
-
-        parallel = grade_offline_parallel(lines, bank, lang, jobs or default_jobs(), on_done=progress.tick)
+    parallel = grade_offline_parallel(examiner, lines, bank, lang, jobs, on_done=progress.tick)
     if parallel is not None:
         for result in parallel:
             emit(result)
