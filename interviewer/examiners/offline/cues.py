@@ -562,25 +562,18 @@ class AnswerIndex:
             if not spans:
                 return [], [], []
             per_term.append(spans)
+        # the negator of every span (-1: none), read once
         if self.japanese:
             chars = [(self.token_end[s] - len(self.tokens[s]), self.token_end[e - 1]) for spans in per_term for s, e in spans]
-
-            def negator(spans: list[tuple[int, int]], sp: tuple[int, int]) -> int:
-                return self._negator_ja(self._ja_sentence(self.token_sentence[sp[0]]), self.token_end[sp[1] - 1], chars)
-
-            def ceases(sp: tuple[int, int], neg: int) -> bool:
-                return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
+            negs = [[self._negator_ja(self._ja_sentence(self.token_sentence[sp[0]]), self.token_end[sp[1] - 1], chars)
+                     for sp in spans] for spans in per_term]
         else:
             covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
-
             # a phrase inside a longer match of the same term is negated as the longer one is
             # ("non si tratta di un modello che stima il ritorno": "stima il ritorno" is denied too)
-            def negator(spans: list[tuple[int, int]], sp: tuple[int, int]) -> int:
-                return self._negator_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered)
-
-            def ceases(sp: tuple[int, int], neg: int) -> bool:
-                return self._ceases_latin(neg)
-        valid = [[sp for sp in spans if negator(spans, sp) < 0] for spans in per_term]
+            negs = [[self._negator_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered) for sp in spans]
+                    for spans in per_term]
+        valid = [[sp for sp, n in zip(spans, ns, strict=True) if n < 0] for spans, ns in zip(per_term, negs, strict=True)]
         candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
         affirmed, denied, ceased = [], [], []
         for sent in sorted(candidates):
@@ -591,12 +584,17 @@ class AnswerIndex:
             in_all = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in per_term]
             if _disjoint_choice(in_all):
                 denied.append(sent)
-                negated = [(sp, negator(spans, sp)) for spans in per_term for sp in spans
-                           if self.token_sentence[sp[0]] == sent]
-                negated = [(sp, n) for sp, n in negated if n >= 0]
-                if negated and all(ceases(sp, n) for sp, n in negated):
+                negated = [(sp, n) for spans, ns in zip(per_term, negs, strict=True) for sp, n in zip(spans, ns, strict=True)
+                           if n >= 0 and self.token_sentence[sp[0]] == sent]
+                if negated and all(self._ceases_at(sp, n) for sp, n in negated):
                     ceased.append(sent)
         return affirmed, denied, ceased
+
+    def _ceases_at(self, sp: tuple[int, int], neg: int) -> bool:
+        """Does the negator of an English-word span say "no longer" (read in Japanese in a Japanese answer)?"""
+        if self.japanese:
+            return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
+        return self._ceases_latin(neg)
 
     # -- Japanese --------------------------------------------------------------
     def _ja_sentence(self, si: int) -> _JaSentence:
