@@ -128,4 +128,3 @@ _REFUTE_JA = re.compile(r"誤解|よくある(間違い|誤り|勘違い)|と思
 def is_refutation(sentence: str) -> bool:
     """True for a sentence that states a wrong claim only to reject it."""
     return bool(_REFUTE_LATIN.search(fold(sentence)) or _REFUTE_JA.search(fold_ja(sentence)))
-
