@@ -12,7 +12,7 @@ import yaml
 
 from interviewer.bank.lexicon import Lexicon, LexiconProblem, builtin_lexicon, read_lexicon
 from interviewer.bank.loader import load_question
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, use_lexicon
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues, use_lexicon
 from interviewer.examiners.offline.examiner import analyse
 from interviewer.examiners.offline.text import split_sentences
 from tests.conftest import FIXTURES, run_cli
@@ -125,6 +125,30 @@ def test_negation_inside_says_is_rejected_with_its_field(tmp_path: Path) -> None
     path.write_text("concepts:\n  - id: Critic\n    en: {term: critic}\n", encoding="utf-8")
     with pytest.raises(LexiconProblem, match=r"concepts\.0\.id"):
         read_lexicon(path)
+
+
+def test_opposites_are_checked_with_their_field(tmp_path: Path) -> None:
+    path = tmp_path / "concepts.yaml"
+    path.write_text("opposites:\n  en:\n    - [increas, decreas]\n    - [more, more]\n", encoding="utf-8")
+    with pytest.raises(LexiconProblem, match=r"opposites\.en: .*\['more', 'more'\]"):
+        read_lexicon(path)
+    path.write_text("opposites:\n  fr: [[plus, moins]]\n", encoding="utf-8")
+    with pytest.raises(LexiconProblem, match=r"opposites\.fr"):
+        read_lexicon(path)
+    path.write_text("opposites:\n  en: [[Pessimist, optimist]]\n", encoding="utf-8")
+    assert read_lexicon(path).opposites.pairs("en") == [("pessimist", "optimist")]
+
+
+def test_a_custom_lexicon_turns_cues_with_its_own_opposites(tmp_path: Path) -> None:
+    path = tmp_path / "concepts.yaml"
+    path.write_text("opposites:\n  en: [[warm, cold]]\n", encoding="utf-8")
+    use_lexicon(read_lexicon(path))
+    try:
+        assert reversed_cues("soup + warm", "en") == ("soup + cold",)
+        assert reversed_cues("min + pessimistic", "en") == ()
+    finally:
+        use_lexicon(None)
+    assert reversed_cues("min + pessimistic", "en") == ("min + optimist",)
 
 
 def test_shipped_lexicon_is_valid_and_loaded_lazily() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from interviewer.bank.loader import Bank
 from interviewer.calibration import load_all
 from interviewer.examiners.grade import Grade
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
 from interviewer.examiners.offline.examiner import analyse, grade_text
 from interviewer.examiners.offline.scoring import FEATURES, load_model
 from interviewer.examiners.offline.text import split_sentences
@@ -228,3 +228,45 @@ def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
 )
 def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
     assert misconception not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
+
+
+# -- Reversed direction (the lexicon's `opposites`) -------------------------------
+
+def test_a_cue_is_turned_per_direction_word() -> None:
+    assert "min|minimum + upper bound|optimist" in reversed_cues("min|minimum + lower bound|pessimistic", "en")
+    assert reversed_cues("最小|min + 悲観|下限", "ja") == ("最大 + 悲観|下限", "最小|min + 楽観|上限")
+    assert reversed_cues("kl + increas|decreas", "en") == ()  # the term already takes both directions
+    assert reversed_cues("baseline + variance", "en") == ()  # no direction word
+
+
+REVERSED = [  # sentences from graded answers that state a key point's relation the other way round
+    ("algo-07", "en", "PPO clips the ratio and then takes the minimum so that the objective is an optimistic upper bound "
+                      "of the true improvement, which speeds up learning.", "min-pessimistic-bound"),
+    ("algo-07", "it", "Nel clipping di PPO si prende il minimo perché vogliamo la stima più ottimistica del miglioramento: "
+                      "il min seleziona il termine che promette di più.", "min-pessimistic-bound"),
+    ("algo-07", "ja", "min を取るのは楽観的な上界を使うためで、これにより一回の更新で最大限の改善を得られます。", "min-pessimistic-bound"),
+    ("algo-05", "it", "La baseline si sottrae per aumentare la varianza del gradiente e favorire l'esplorazione, accettando "
+                      "un po' di bias.", "baseline-unbiased-variance"),
+]
+
+
+@pytest.mark.parametrize(("qid", "lang", "text", "point"), REVERSED)
+def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
+    g = grade_text(bank.get(qid), text, lang)
+    assert f"contradicts-{point}" in [m.id for m in g.misconceptions]
+    assert next(c for c in g.criteria if c.id == point).score == 0
+
+
+@pytest.mark.parametrize(
+    ("qid", "lang", "text", "point"),
+    [
+        ("algo-07", "en", "Taking the minimum makes the objective a pessimistic lower bound on the unclipped surrogate.",
+         "min-pessimistic-bound"),
+        ("algo-07", "ja", "min を取ることで目的関数は悲観的な下界になります。", "min-pessimistic-bound"),
+        # the metric rises and the remedy lowers something else: two clauses, not the opposite claim
+        ("algo-12", "en", "If the clip fraction climbs well past 0.1-0.2, reduce the number of updates per batch.",
+         "ppo-epochs-off-policy"),
+    ],
+)
+def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
+    assert f"contradicts-{point}" not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]

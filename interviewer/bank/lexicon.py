@@ -68,12 +68,46 @@ class Concept(BaseModel):
         return getattr(self, lang, None) if lang in LANGS else None
 
 
+Pair = tuple[Annotated[str, Field(min_length=1)], Annotated[str, Field(min_length=1)]]
+
+
+class Opposites(BaseModel):
+    """Direction words per language, in pairs ("increas" / "decreas", "悲観" / "楽観").
+
+    A key-point cue that holds one word of a pair is also read with the other: a sentence that
+    states the cue's relation in the opposite direction ("the min picks the *optimistic* bound")
+    contradicts the key point instead of passing unnoticed. Latin words are stems matched by
+    prefix; Japanese ones are replaced inside an alternative.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    en: list[Pair] = Field(default_factory=list)
+    it: list[Pair] = Field(default_factory=list)
+    ja: list[Pair] = Field(default_factory=list)
+
+    def pairs(self, lang: str) -> list[Pair]:
+        return list(getattr(self, lang, [])) if lang in LANGS else []
+
+    @field_validator("en", "it", "ja")
+    @classmethod
+    def _distinct(cls, pairs: list[Pair]) -> list[Pair]:
+        out = []
+        for a, b in pairs:
+            a, b = a.strip().lower(), b.strip().lower()
+            if not a or not b or a == b or any(ch in a + b for ch in "|+@"):
+                raise ValueError(f"pair {[a, b]!r}: two different non-blank words without '|', '+' or '@'")
+            out.append((a, b))
+        return out
+
+
 class Lexicon(BaseModel):
     """The whole lexicon file."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     concepts: list[Concept] = Field(default_factory=list)
+    opposites: Opposites = Field(default_factory=Opposites)
 
     def get(self, concept_id: str) -> Concept | None:
         return self._by_id().get(concept_id)
@@ -185,6 +219,7 @@ __all__ = [
     "ConceptForm",
     "Lexicon",
     "LexiconProblem",
+    "Opposites",
     "builtin_lexicon",
     "builtin_lexicon_path",
     "names_concepts",

@@ -183,6 +183,7 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
     _keys_starting.cache_clear()
     _phrase_terms.cache_clear()
     _joint_readings.cache_clear()
+    reversed_cues.cache_clear()
 
 
 def _active_lexicon() -> Lexicon:
@@ -237,6 +238,58 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
             if _names(mine, term):
                 found.extend(says)
     return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=16384)
+def reversed_cues(cue: str, lang: str) -> tuple[str, ...]:
+    """The cue with one term turned to the opposite direction, per term that holds a direction word of
+    the lexicon's `opposites` ("min + pessimistic" gives "min + optimistic"). Only a term that is about
+    a direction is turned: one that takes both ("rises|falls"), or whose alternatives are mostly
+    something else ("monitor|track|rises"), has no opposite."""
+    opposite: dict[str, set[str]] = defaultdict(set)
+    for a, b in _active_lexicon().opposites.pairs(lang):
+        opposite[a].add(b)
+        opposite[b].add(a)
+    if not opposite:
+        return ()
+    keys = sorted(opposite, key=len, reverse=True)
+    terms = [[x.strip() for x in term.split("|")] for term in cue.split("+")]
+    out: list[str] = []
+    for i, term in enumerate(terms):
+        found = [(alt, _direction_word(alt, lang, keys)) for alt in term]
+        held = {k for _, (k, _) in found if k}
+        if not held or any(opposite[k] & held for k in held) or 3 * sum(1 for _, (k, _) in found if k) < len(term):
+            continue  # no direction, both directions, or a term mostly about something else ("monitor|rise")
+        turned = [t for alt, (k, n) in found if k for o in sorted(opposite[k]) for t in [_turn(alt, lang, k, n, o)]
+                  if not any(t.startswith(x) or x.startswith(t) for x in term)]
+        if turned:
+            out.append(" + ".join("|".join(dict.fromkeys(turned)) if j == i else "|".join(t) for j, t in enumerate(terms)))
+    return tuple(out)
+
+
+def _direction_word(alt: str, lang: str, keys: list[str]) -> tuple[str, int]:
+    """The first direction word of an alternative and where it is (character offset in Japanese, word
+    index in Latin scripts, where a word matches a stem by prefix); ("", -1) when there is none."""
+    if lang == "ja":
+        for k in keys:
+            if k in alt:
+                return k, alt.index(k)
+        return "", -1
+    words = alt.split(" ")
+    for n in range(len(words)):
+        for k in keys:
+            span = k.split(" ")
+            if (n + len(span) <= len(words) and words[n:n + len(span) - 1] == span[:-1]
+                    and words[n + len(span) - 1].startswith(span[-1])):
+                return k, n
+    return "", -1
+
+
+def _turn(alt: str, lang: str, key: str, at: int, opposite: str) -> str:
+    if lang == "ja":
+        return alt[:at] + opposite + alt[at + len(key):]
+    words = alt.split(" ")
+    return " ".join([*words[:at], opposite, *words[at + len(key.split(" ")):]])
 
 
 _JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "接尾辞"})

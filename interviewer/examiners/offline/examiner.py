@@ -19,7 +19,7 @@ from interviewer.examiners.grade import (
     Grade,
     finish_grade,
 )
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
 from interviewer.examiners.offline.scoring import calibrated
 from interviewer.examiners.offline.text import (
@@ -29,6 +29,7 @@ from interviewer.examiners.offline.text import (
     is_japanese,
     latin_tokens,
     specificity,
+    split_clauses,
     split_sentences,
 )
 from interviewer.i18n import ntr, tr
@@ -186,7 +187,31 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
             # it earns nothing for the point and contradicts nothing
             ceased = {h.sentence for h in found.ceased}
             denied.update(h.sentence for h in found.denied if h.sentence not in ceased)
+    # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
+    # bound") and evidences the point nowhere else reverses it: read as a denial.
+    denied |= _reversals(kp, index, cue_lang, set(evidence))
     return _PointReading(evidence, denied, bool(evidence) and not strong_hit)
+
+
+def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[int]) -> set[int]:
+    """Sentences that state a cue's relation in the opposite direction ("the min picks the optimistic
+    bound") and evidence the point nowhere: they reverse it, and are read as denials.
+
+    The turned cue must match within one clause, not just one sentence: "if the clip fraction
+    climbs, reduce the epochs" pairs the metric with the remedy's direction, not the opposite claim.
+    """
+    turned = [(t, cl) for cue, cl in _cues_for(kp.cues, cue_lang, claims=True)
+              if cl == cue_lang and "+" in cue for t in reversed_cues(cue, cl)]
+    found: set[int] = set()
+    for t, cl in turned:
+        cue = compile_cue(t, cl, False)
+        for hit in index.find(cue):
+            if hit.sentence in evidence or hit.sentence in found:
+                continue
+            clauses = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
+            if clauses.find(cue):
+                found.add(hit.sentence)
+    return found
 
 
 class OfflineExaminer(Examiner):

@@ -114,6 +114,21 @@ def split_sentences(text: str) -> list[Sentence]:
     return out
 
 
+_CLAUSE_END = re.compile(r"[,;:()\u2013\u2014、；：（）]\s*")
+
+
+def split_clauses(sentence: str) -> list[Sentence]:
+    """A sentence cut at commas, colons, semicolons, dashes and brackets (、 in Japanese): the
+    finer unit in which a relation must hold when it is read as the opposite claim."""
+    out: list[Sentence] = []
+    pos = 0
+    for m in _CLAUSE_END.finditer(sentence):
+        _append(out, sentence, pos, m.start())
+        pos = m.end()
+    _append(out, sentence, pos, len(sentence))
+    return out
+
+
 def _append(out: list[Sentence], text: str, start: int, end: int) -> None:
     chunk = text[start:end]
     stripped = chunk.strip()
