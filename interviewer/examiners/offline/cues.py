@@ -25,6 +25,7 @@ from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     Sentence,
     fold_ja,
+    hyphen_prefixed_non,
     latin_tokens,
 )
 
@@ -40,9 +41,21 @@ _NEGATE_ONLY_BEFORE = {
     "invece": frozenset({"di", "del", "della", "dei", "degli", "delle", "dello", "dell"}),
 }
 # A negation does not reach past these: "not X but Y" affirms Y.
-_SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and"])
+_SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and",
+                         "except", "tranne", "eccetto", "salvo"])  # "changes nothing except wasted communication"
+# "vs SFT", "unlike PPO", "compared with RL", "rispetto all'SFT": what follows is the other side of a comparison.
+_COMPARED = frozenset(["vs", "versus", "unlike", "compared", "contrary", "rispetto", "differenza", "diversamente"])
+# A negation after these in its clause is a condition, not a claim ("if you average per rank instead of …").
+_CONDITION = frozenset(["if", "unless", "whether", "se", "qualora", "purche"])
+# A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
+_PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mitigation", "mitigations", "workaround",
+                           "rimedio", "rimedi", "soluzione", "soluzioni", "mitigazione", "mitigazioni"])
+# Where a sentence turns: a negation before it does not deny a relation completed after it.
+_CONTRAST = frozenset(["but", "however", "whereas", "yet", "ma", "pero", "mentre", "tuttavia", "bensi"])
 # Articles and possessives a phrase may contain or omit: "reduc varian" matches "reduces the variance".
 PHRASE_OPTIONAL = frozenset(["the", "a", "an", "its", "their", "his", "her", "our", "il", "lo", "la", "i", "gli", "le", "un", "una", "uno", "l", "suo", "sua", "loro"])
+DENIAL_REACH = 20  # tokens: a denial's terms lie this close to the negated one
+JA_DENIAL_REACH = 40  # characters, for the English words of a Japanese answer
 LATIN_WINDOW = 4  # content words: "has nothing to do with the X" still reaches X
 # Words that do not use up the window: "never need loss scaling or per-tensor scales" denies both.
 _FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno"])
@@ -57,7 +70,9 @@ _JA_NEG_BENIGN_BEFORE = frozenset({"しか", "しれる", "知れる", "違い",
 # なければ(ならない), ないと(いけない), ないように: obligation or purpose, not denial.
 _JA_NEG_BENIGN_AFTER = frozenset({"ば", "と", "よう", "ように"})
 _JA_OBLIGATION = frozenset({"なる", "いける", "行ける", "だめ", "駄目"})
-_JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で"})
+_JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で", "と", "ば", "たら"})
+# "Xだけでは足りない": X is not enough alone, which does not deny X
+_JA_INSUFFICIENT = frozenset({"足りる", "足る"})
 JA_WINDOW = 8  # morphemes after the term
 # Italian "non … più" is "no longer" when più ends the clause or comes before one of these
 _CEASE_PIU_BEFORE = frozenset(
@@ -447,6 +462,8 @@ class AnswerIndex:
     _alt_memo: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     prefix3: set[str] = field(default_factory=set)
     token_end: list[int] = field(default_factory=list)  # Japanese answers: where each English word ends
+    # "non" written as a word prefix ("non-associative", "non-zero"): it negates that word only
+    prefix_non: set[int] = field(default_factory=set)
 
     @classmethod
     def build(cls, sentences: list[Sentence], japanese: bool) -> AnswerIndex:
@@ -469,7 +486,10 @@ class AnswerIndex:
             return idx
         positions: dict[str, list[int]] = defaultdict(list)
         for si, s in enumerate(sentences):
+            hyphened = iter(hyphen_prefixed_non(s.text))
             for tok in latin_tokens(s.text):
+                if tok == "non" and next(hyphened, False):
+                    idx.prefix_non.add(len(idx.tokens))
                 positions[tok].append(len(idx.tokens))
                 idx.tokens.append(tok)
                 idx.token_sentence.append(si)
@@ -570,7 +590,7 @@ class AnswerIndex:
             tok = self.tokens[i]
             if tok in CLAUSE_MARKS or (tok in _SCOPE_STOP and i not in covered):
                 return -1
-            if tok in LATIN_NEGATORS and i not in covered:
+            if tok in LATIN_NEGATORS and i not in covered and (i not in self.prefix_non or i == start - 1):
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
                 prev = self.tokens[i - 1] if i > 0 else ""
                 chained = any(j in covered and self.tokens[j] in LATIN_NEGATORS for j in range(max(0, i - 3), i))
@@ -586,14 +606,42 @@ class AnswerIndex:
             seen += tok not in _FILLER
         return -1
 
+    def _not_a_claim(self, neg: int) -> bool:
+        """Is the negator at `neg` inside a condition or a prescription, so that it asserts nothing?
+        "if you average per machine instead of over all tokens, long answers get the wrong weight" warns;
+        "Don't wait for the stragglers: …", "Non aspettare i ritardatari", "Fix: no split-K" prescribe."""
+        toks, sent = self.tokens, self.token_sentence[neg]
+        first = neg
+        while first > 0 and self.token_sentence[first - 1] == sent:
+            first -= 1
+        clause = first
+        for j in range(neg - 1, first - 1, -1):
+            if toks[j] in CLAUSE_MARKS:
+                clause = j + 1
+                break
+        if any(t in _CONDITION for t in toks[clause:neg]):
+            return True
+        head = toks[first:neg]
+        if not head or head in (["do"], ["please", "do"]):  # a sentence that opens with its negation
+            nxt = toks[neg + 1] if neg + 1 < len(toks) and self.token_sentence[neg + 1] == sent else ""
+            if toks[neg] in ("never", "don't") or (toks[neg] == "not" and head == ["do"]):
+                return True
+            if toks[neg] == "non" and nxt.endswith(("are", "ere", "ire")):  # Italian negative imperative: non + infinitive
+                return True
+        return len(head) >= 3 and head[0] in _PRESCRIPTION  # "Fix: fixed-order reductions, no split-K"
+
     def _ceases_latin(self, neg: int) -> bool:
-        """Is the negator at `neg` "no longer" / "not … anymore" / Italian "non … più" (no longer)?"""
+        """Is the negator at `neg` "no longer" / "not … anymore" / Italian "non … più" (no longer), or the
+        negation of a purpose ("per non …", "so as not to")? Either presupposes the state it names."""
         toks, sent = self.tokens, self.token_sentence[neg]
         nxt = toks[neg + 1] if neg + 1 < len(toks) else ""
         if toks[neg] == "no" and nxt == "longer":
             return True
         if toks[neg] not in ("not", "non"):
             return False
+        before = toks[max(0, neg - 2):neg]
+        if before[-1:] in (["per"], ["order"]) or before == ["so", "as"]:
+            return True  # "per non far collassare", "so as not to", "in order not to": a risk avoided, not denied
         for j in range(neg + 1, min(len(toks), neg + 8)):
             if self.token_sentence[j] != sent or toks[j] in CLAUSE_MARKS:
                 return False
@@ -639,15 +687,54 @@ class AnswerIndex:
                 denied.append(sent)
                 negated = [(sp, n) for spans, ns in zip(per_term, negs, strict=True) for sp, n in zip(spans, ns, strict=True)
                            if n >= 0 and self.token_sentence[sp[0]] == sent]
-                if negated and all(self._ceases_at(sp, n) for sp, n in negated):
+                spans = [sp for sp, _ in negated]
+                if negated and (all(self._ceases_at(sp, n) for sp, n in negated)
+                                or (self.japanese and self._far_apart(self._chars(in_all), self._chars([spans])[0], JA_DENIAL_REACH))
+                                or (not self.japanese and (self._across_contrast(in_all, spans) or self._far_apart(in_all, spans)
+                                                           or self._compared_with(in_all)))):
                     ceased.append(sent)
         return affirmed, denied, ceased
+
+    def _across_contrast(self, spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]]) -> bool:
+        """Is the negation on the other side of a "but" from the rest of the cue? "Subtracting it does
+        not change the direction on average, but makes the signal less noisy" denies the first clause
+        only: the terms meet in no one part of the sentence that also holds a negated term."""
+        cuts = [i for i in range(min(s for spans in spans_per_term for s, _ in spans), max(e for spans in spans_per_term for _, e in spans))
+                if self.tokens[i] in _CONTRAST]
+        if not cuts:
+            return False
+        def part(pos: int) -> int:
+            return bisect.bisect_right(cuts, pos)
+        for g in {part(s) for s, _ in negated}:
+            if all(any(part(s) == g and part(e - 1) == g for s, e in spans) for spans in spans_per_term):
+                return False
+        return True
+
+    def _compared_with(self, spans_per_term: list[list[tuple[int, int]]]) -> bool:
+        """Is one term only ever the other side of a comparison? "vs SFT: no exposure bias" says the
+        new method has none; it does not deny that SFT has it."""
+        return any(all(any(t in _COMPARED for t in self.tokens[max(0, s - 3):s]) for s, _ in spans) for spans in spans_per_term)
+
+    def _chars(self, spans_per_term: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+        """English-word spans of a Japanese answer as character offsets in their sentence."""
+        return [[(self.token_end[s] - len(self.tokens[s]), self.token_end[e - 1]) for s, e in spans] for spans in spans_per_term]
+
+    @staticmethod
+    def _far_apart(spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]], reach: int = 0) -> bool:
+        """Does every negated term lie far from some other term of the cue? Then the negation belongs to
+        another part of a long sentence ("…, so it learns faster and doesn't need a verifier": the
+        teacher's logits, named twenty words before, are not what is denied)."""
+        reach = reach or DENIAL_REACH
+        for ns, ne in negated:
+            if all(any(s < ne + reach and e > ns - reach for s, e in spans) for spans in spans_per_term):
+                return False
+        return True
 
     def _ceases_at(self, sp: tuple[int, int], neg: int) -> bool:
         """Does the negator of an English-word span say "no longer" (read in Japanese in a Japanese answer)?"""
         if self.japanese:
             return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
-        return self._ceases_latin(neg)
+        return self._ceases_latin(neg) or self._not_a_claim(neg)
 
     # -- Japanese --------------------------------------------------------------
     def _ja_sentence(self, si: int) -> _JaSentence:
@@ -705,11 +792,17 @@ class AnswerIndex:
                 or (m.pos == "形容詞" and m.lemma in _JA_NEG_ADJ)
                 or m.lemma in _JA_NEG_WORDS
             )
+            if negator and not inside and m.lemma in _JA_NEG_WORDS and prev is not None and prev.pos == "名詞" and step > 0 \
+                    and not any(s <= prev.start < e for s, e in covered):
+                return -1  # "GSPO も KL 項なしで": なし denies the noun it follows (項), not the term before it
             if negator and not inside:
                 nxt = morphs[i + 1] if i + 1 < len(morphs) else None
                 conditional = nxt is not None and nxt.surface in _JA_NEG_BENIGN_AFTER and m.lemma != "ず"
                 benign = (
                     (prev is not None and prev.lemma in _JA_NEG_BENIGN_BEFORE)
+                    # "差しか見ない" (looks only at the difference), "だけでは足りない" (is not enough alone)
+                    or any(p.surface == "しか" for p in morphs[max(0, i - 3):i])
+                    or next((p.lemma for p in reversed(morphs[:i]) if p.pos != "助動詞"), "") in _JA_INSUFFICIENT
                     or conditional
                     # the second half of "しなければならない", "しないといけない": an obligation
                     or (obligation and prev is not None and prev.lemma in _JA_OBLIGATION)
@@ -719,6 +812,8 @@ class AnswerIndex:
                     return i
             if m.pos == "助詞" and m.pos2 == "接続助詞" and m.surface in _JA_CLAUSE_PARTICLES and step > 0:
                 return -1
+            if m.surface == "と" and prev is not None and prev.pos == "動詞":
+                return -1  # "間違えると意味がない": a condition ("if it errs") ends the clause
         return -1
 
     @staticmethod

@@ -83,11 +83,21 @@ def latin_tokens(text: str) -> list[str]:
     t = fold(text).replace("’", "'")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
+    t = _ARROW.sub(" : ", t)  # "bs varies -> tiling changes": an arrow or a semicolon ends a clause
     t = t.replace("’", "'").replace("-", " ").replace("_", " ")
     t = re.sub(r"(?<![\d,])(\d+),(\d{1,2})(?![\d,])", r"\1.\2", t)  # Italian decimals: "2,77" -> "2.77"
     # Italian elisions: "l'importanza" -> "l importanza"
     t = _ELISION.sub(r"\1 ", t)
     return _WORD.findall(t)
+
+
+_ARROW = re.compile(r"->|=>|[→⇒;]")
+_NON = re.compile(r"\bnon\b(-(?=\w))?")
+
+
+def hyphen_prefixed_non(text: str) -> list[bool]:
+    """For each word "non" of the sentence, in order: is it a prefix ("non-zero") rather than Italian "not"?"""
+    return [m.group(1) is not None for m in _NON.finditer(fold(text))]
 
 
 @dataclass(frozen=True)
