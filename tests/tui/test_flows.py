@@ -141,6 +141,34 @@ async def test_help_and_history(make_app, services: Services) -> None:  # type: 
         assert app.screen.__class__.__name__ == "HistoryScreen"
 
 
+async def test_history_report_reads_on_the_whole_screen(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.tui.screens.history import HistoryScreen
+    from tests.tui.test_snapshots import ANSWER, _graded
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        for n in range(1, 8):  # enough interviews to fill the table
+            await _graded(services, n, ANSWER)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen) and screen.has_class("-short")
+        pane = screen.query_one("#report-pane")
+        before = pane.size.height
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.maximized is pane and app.focused is pane
+        assert pane.size.height > 2 * before  # the report gets the screen, not its five lines
+        await pilot.press("escape")  # back to the list, still in History
+        await pilot.pause()
+        assert screen.maximized is None and app.screen is screen
+        assert app.focused is screen.query_one("#sessions")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not screen
+
+
 async def test_end_followups_and_hint(make_app, services: Services) -> None:  # type: ignore[no-untyped-def]
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

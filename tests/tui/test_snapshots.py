@@ -117,3 +117,15 @@ def test_history(snap_compare, make_app, services, size) -> None:  # type: ignor
     assert snap_compare(make_app(), terminal_size=size, run_before=run)
 
 
+
+
+def test_history_report_maximized(snap_compare, make_app, services) -> None:  # type: ignore[no-untyped-def]
+    async def run(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.app.workers.wait_for_complete()
+        await _graded(services, 1, ANSWER)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run)

@@ -35,6 +35,7 @@ ROWS = [
     (N_("summary"), N_("e (or E)"), N_("export the report as a self-contained HTML file")),
     (N_("summary"), "h, Esc", N_("back home")),
     (N_("history"), "↑ ↓", N_("browse interviews; the report shows below")),
+    (N_("history"), N_("Enter or r"), N_("read the report on the whole screen; Esc returns to the list")),
     (N_("history"), N_("e (or E)"), N_("export the selected interview as HTML")),
 ]
 

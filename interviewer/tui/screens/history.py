@@ -29,12 +29,22 @@ def _bars(values: list[float]) -> str:
     return top + "\n" + bottom
 
 
+class ReportPane(VerticalScroll):
+    """The selected interview's report; it can take the whole screen (containers cannot by default)."""
+
+    ALLOW_MAXIMIZE = True
+
+
 class HistoryScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", N_("Back")),
         Binding("b", "back", N_("Back"), show=False),
+        Binding("r,R", "read", N_("Read report")),
         Binding("e,E", "export", N_("Export report (HTML)")),
     ]
+    # Under 30 rows the table gives its lines to the report (80x24 left it about five).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    ESCAPE_TO_MINIMIZE = False  # action_back restores the list and its focus
 
     def compose(self) -> ComposeResult:
         yield Static(" [b]" + _("History") + "[/b]", id="history-title")
@@ -44,9 +54,9 @@ class HistoryScreen(Screen[None]):
                     yield Static(word(track), id=f"label-{track}", classes="trend-label")  # wraps when narrow
                     # a fixed 0-10 scale (Textual's Sparkline rescales to the data's own min..max)
                     yield Static("", id=f"spark-{track}", classes="spark")
-                    yield Label(_("score 0–10 per answer, oldest → newest"), classes="trend-axis")
+        yield Label(_("score 0–10 per answer, oldest → newest"), id="trend-axis")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
-        with VerticalScroll(id="report-pane"):
+        with ReportPane(id="report-pane"):
             yield Markdown("_" + _("Select an interview to see its report.") + "_", id="report")
         yield Footer()
 
@@ -99,6 +109,19 @@ class HistoryScreen(Screen[None]):
             self.selected = rec
             self.query_one("#report", Markdown).update(report_markdown(rec, app.services.bank()))
 
+    @on(DataTable.RowSelected)
+    def _read_selected(self) -> None:
+        self.action_read()
+
+    def action_read(self) -> None:
+        """The report on the whole screen, focused for scrolling (Esc gives the table back)."""
+        if getattr(self, "selected", None) is None:
+            self.notify(_("Select an interview first."))
+            return
+        pane = self.query_one("#report-pane", ReportPane)
+        self.maximize(pane, container=False)
+        pane.focus()
+
     def action_export(self) -> None:
         """The selected interview as a self-contained HTML file in the data dir's reports/."""
         from interviewer.tui.screens.summary import export_html
@@ -110,4 +133,8 @@ class HistoryScreen(Screen[None]):
         export_html(self, cast("InterviewerApp", self.app).services, rec)
 
     def action_back(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+            self.query_one(DataTable).focus()
+            return
         self.dismiss(None)
