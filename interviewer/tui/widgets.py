@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Footer
 
 
 class Choice(Widget, can_focus=True):
@@ -96,3 +97,10 @@ class Choice(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         self.action_move(-1 if event.x < 3 else 1)
+
+
+def fit_footer(footer: Footer, width: int, narrow_below: int = 80) -> None:
+    """A footer for the terminal's width: below `narrow_below` columns it packs its keys tighter and
+    leaves out the palette key (Ctrl+P still opens it), so the screen's own keys stay visible."""
+    footer.compact = narrow = width < narrow_below
+    footer.show_command_palette = not narrow

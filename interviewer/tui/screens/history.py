@@ -9,10 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Markdown, Static
 
 from interviewer.i18n import N_, _, ngettext, word
+from interviewer.tui.widgets import fit_footer
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
@@ -131,6 +133,10 @@ class HistoryScreen(Screen[None]):
             self.notify(_("Select an interview first."))
             return
         export_html(self, cast("InterviewerApp", self.app).services, rec)
+
+    def on_resize(self, event: Resize) -> None:
+        """History has more keys than the interview; its Japanese and Italian labels need 100 columns."""
+        fit_footer(self.query_one(Footer), event.size.width, narrow_below=100)
 
     def action_back(self) -> None:
         if self.maximized is not None:

@@ -28,6 +28,7 @@ from interviewer.i18n import N_, _, ngettext, word
 from interviewer.linebreak import Wrapped
 from interviewer.render import score_breakdown
 from interviewer.tui.services import Services
+from interviewer.tui.widgets import fit_footer
 
 if TYPE_CHECKING:
     from interviewer.tui.app import InterviewerApp
@@ -314,9 +315,7 @@ class InterviewScreen(Screen[None]):
     def on_resize(self, event: Resize) -> None:
         """Under 80 columns the footer packs its keys tighter and leaves out the palette key (Ctrl+P
         still opens it), so Skip and Hint stay on screen."""
-        footer = self.query_one(Footer)
-        footer.compact = narrow = event.size.width < 80
-        footer.show_command_palette = not narrow
+        fit_footer(self.query_one(Footer), event.size.width)
 
     # -- actions -------------------------------------------------------------------
     async def _settled_editor(self) -> TextArea:
