@@ -424,8 +424,10 @@ class Polar:
 
     affirmed: list[Match]
     denied: list[Match]
-    # denied sentences whose negation says the state has ended ("no longer waits", "non aspetta più",
-    # "待たなくなる"): they presuppose it held before, so they are not the opposite claim
+    # denied sentences that do not state the opposite claim, so they earn nothing and contradict nothing:
+    # the state has ended ("no longer waits", "non aspetta più", "待たなくなる"), a risk is avoided ("per non
+    # far collassare"), a condition or a prescription ("if you …", "Don't wait …", "Fix: no split-K"), or
+    # the negation sits apart from the rest of the cue (across a "but", 20+ words away, the other side of "vs")
     ceased: list[Match] = field(default_factory=list)
 
 
@@ -624,7 +626,7 @@ class AnswerIndex:
         head = toks[first:neg]
         if not head or head in (["do"], ["please", "do"]):  # a sentence that opens with its negation
             nxt = toks[neg + 1] if neg + 1 < len(toks) and self.token_sentence[neg + 1] == sent else ""
-            if toks[neg] in ("never", "don't") or (toks[neg] == "not" and head == ["do"]):
+            if toks[neg] == "never" or (toks[neg] == "not" and head == ["do"]):  # "Never …", "Don't …"
                 return True
             if toks[neg] == "non" and nxt.endswith(("are", "ere", "ire")):  # Italian negative imperative: non + infinitive
                 return True
@@ -731,7 +733,8 @@ class AnswerIndex:
         return True
 
     def _ceases_at(self, sp: tuple[int, int], neg: int) -> bool:
-        """Does the negator of an English-word span say "no longer" (read in Japanese in a Japanese answer)?"""
+        """Does the negator of an English-word span assert nothing against the cue: "no longer", a purpose, a
+        condition or a prescription (read in Japanese in a Japanese answer)?"""
         if self.japanese:
             return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
         return self._ceases_latin(neg) or self._not_a_claim(neg)
