@@ -62,19 +62,21 @@ def test_offline_paths_do_not_import_litellm() -> None:
 
 
 def test_readme_and_ci_install_only_from_the_lock() -> None:
-    """The README's test quickstart and .ci/run install the same way: the hashed lock, then the package
-    built without an isolated (unhashed) build environment; and both run the same test command."""
+    """The README's test quickstart and .ci/run install the same way: a pinned pip, the hashed lock, then
+    the package built without an isolated (unhashed) build environment; and both run the same test command."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "pip install --require-hashes -r requirements.lock && pip install --no-deps --no-build-isolation . &&" in readme
+    pip_first = "python -m pip install --require-hashes -r requirements-pip.lock && "
+    assert pip_first + "pip install --require-hashes -r requirements.lock && pip install --no-deps --no-build-isolation . &&" in readme
     quick = "pip install --require-hashes -r requirements.lock && pip install --no-deps --no-build-isolation -e . && python -m pytest"
-    assert quick in readme
-    assert "python -m pip install -q --require-hashes -r requirements.lock\n" in ci
-    assert "python -m pip install -q --no-deps --no-build-isolation -e ." in ci
+    assert pip_first + quick in readme
     assert "\npython -m pytest\n" in ci
-    assert [line for line in ci.splitlines() if "pip install" in line and not line.lstrip().startswith("#")] == [
+    assert [line.split("  #")[0] for line in ci.splitlines() if "pip install" in line and not line.lstrip().startswith("#")] == [
+        "python -m pip install -q --require-hashes -r requirements-pip.lock",
         "python -m pip install -q --require-hashes -r requirements.lock",
-        "python -m pip install -q --no-deps --no-build-isolation -e .  # hatchling + editables come from the lock",
+        "python -m pip install -q --no-deps --no-build-isolation -e .",
     ]
     lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
     assert "\nhatchling==" in lock and "\neditables==" in lock
+    pins = [line for line in (ROOT / "requirements-pip.lock").read_text(encoding="utf-8").splitlines() if line and line[0] != "#"]
+    assert pins[0].startswith("pip==") and "--hash=sha256:" in pins[1]
