@@ -19,7 +19,7 @@ import re
 import sys
 from typing import Any, TextIO
 
-from interviewer.examiners.offline.text import strip_control
+from interviewer.textsafe import strip_control
 
 # bidi embeddings/overrides/isolates (U+202A-U+202E, U+2066-U+2069) and the line/paragraph separators,
 # which some terminals treat as line breaks

@@ -6,8 +6,8 @@ import re
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import HINT_PENALTY, Grade
-from interviewer.examiners.offline.text import strip_control
 from interviewer.i18n import N_, ntr, tr, word
+from interviewer.textsafe import strip_control
 
 # Source texts of the feedback labels; `labels(lang)` gives them in the answer's language.
 _LABELS = {

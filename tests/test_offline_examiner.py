@@ -9,7 +9,8 @@ from interviewer.bank.loader import Bank
 from interviewer.bank.models import LANGS
 from interviewer.examiners.offline.examiner import grade_text
 from interviewer.examiners.offline.guard import is_grader_addressed
-from interviewer.examiners.offline.text import explanation_quality, split_sentences, strip_control
+from interviewer.examiners.offline.text import explanation_quality, split_sentences
+from interviewer.textsafe import strip_control
 
 
 def score(bank: Bank, text: str, lang: str = "en") -> float:

@@ -22,7 +22,7 @@ from interviewer.cli.main import LANG, Ctx, cli, pass_ctx
 from interviewer.eval_report import RunInfo, html_report, json_report, text_report
 from interviewer.eval_set import SetError, builtin_set, parse_set, read_set
 from interviewer.evaluation import Scored, agreement
-from interviewer.examiners.offline.text import strip_control
+from interviewer.textsafe import strip_control
 
 
 @cli.command("eval")

@@ -22,10 +22,10 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan
 from interviewer.examiners.base import Examiner
 from interviewer.examiners.grade import Grade
-from interviewer.examiners.offline.text import strip_control
 from interviewer.i18n import N_, _, set_language, tr
 from interviewer.render import grade_text_report
 from interviewer.storage.db import LazyStore, Store, StoreError, StoreFull, open_store
+from interviewer.textsafe import strip_control
 
 END_MARK = "."
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from interviewer.examiners.offline.guard import is_grader_addressed
-from interviewer.examiners.offline.text import split_sentences, strip_control
+from interviewer.examiners.offline.text import split_sentences
+from interviewer.textsafe import strip_control
 
 _HOLD = 256  # longest escape sequence worth waiting for (OSC titles can be long)
 _CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")

@@ -21,8 +21,6 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 _LIST_SEP = re.compile(r"[,、·•]")
 # Italian elided articles and prepositions: "dell'entropia" -> "dell entropia".
 _ELISION = re.compile(r"\b(l|d|s|c|m|t|v|n|un|all|dall|dell|nell|sull|coll|quest|quell|tutt)'(?=[a-z0-9])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 
 # Words that make a sentence an explanation rather than a list of nouns.
 FUNCTION_WORDS = frozenset(
@@ -39,11 +37,6 @@ FUNCTION_WORDS = frozenset(
     """.split()
 )
 JA_PARTICLES = ("は", "が", "を", "に", "で", "と", "の", "ので", "から", "ため", "ます", "です", "する", "れる", "なら")
-
-
-def strip_control(text: str) -> str:
-    """Remove terminal escape sequences and control characters (newline and tab kept)."""
-    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def is_japanese(text: str) -> bool:

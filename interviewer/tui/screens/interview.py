@@ -23,10 +23,10 @@ from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
 from interviewer.examiners.base import Examiner, Probe
 from interviewer.examiners.grade import Grade
-from interviewer.examiners.offline.text import strip_control
 from interviewer.i18n import N_, _, ngettext, word
 from interviewer.linebreak import Wrapped
 from interviewer.render import score_breakdown
+from interviewer.textsafe import strip_control
 from interviewer.tui.services import Services
 from interviewer.tui.widgets import fit_footer
 
