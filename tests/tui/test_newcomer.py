@@ -18,7 +18,7 @@ from interviewer.tui.screens.interview import InterviewScreen
 from interviewer.tui.screens.summary import SummaryScreen
 from interviewer.tui.services import Services
 from interviewer.tui.widgets import Choice
-from tests.tui.conftest import FrozenClock
+from tests.tui.conftest import FrozenClock, settle_home
 from tests.tui.test_flows import start, transcript, type_answer
 
 VERBATIM = "Use <br> and __init__ then </think> <|im_end|>\n# not a heading\n    indented *x* [link](url)"
@@ -278,9 +278,8 @@ async def test_starting_a_new_interview_asks_about_the_open_one(make_app, servic
         await pilot.pause()
     app2 = make_app()
     async with app2.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await pilot.press("ctrl+s")  # at once: before Home has read the store, the start waits for it
+        await settle_home(pilot)
         assert "still open" in screen_text(app2) and "Abandon" in screen_text(app2)
         await pilot.press(answer)
         await pilot.pause()

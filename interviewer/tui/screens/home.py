@@ -233,6 +233,9 @@ class HomeScreen(Screen[None]):
         resume.refresh(layout=True)
         self._counts = (len(questions), due, next_card)
         self._show_loaded_status()
+        if getattr(self, "_start_when_loaded", False):
+            self._start_when_loaded = False
+            self.action_start()
         self._update_mode()
 
     def _show_loaded_status(self) -> None:
@@ -309,7 +312,13 @@ class HomeScreen(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        """Start; with an interview still open, ask first whether to abandon it or keep it for later."""
+        """Start; with an interview still open, ask first whether to abandon it or keep it for later.
+
+        Pressed before the loader has read the store (the first fraction of a second), the start waits
+        for it: otherwise it would not know about the open interview, nor the choices made last time."""
+        if not getattr(self, "_config_applied", False):
+            self._start_when_loaded = True
+            return
         open_id = getattr(self, "_resume_id", None)
         if not open_id:
             self._start()
