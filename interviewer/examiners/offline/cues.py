@@ -25,8 +25,8 @@ from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     Sentence,
     fold_ja,
-    hyphen_prefixed_non,
     latin_tokens,
+    latin_tokens_and_prefixes,
 )
 
 LATIN_NEGATORS = frozenset(
@@ -488,10 +488,9 @@ class AnswerIndex:
             return idx
         positions: dict[str, list[int]] = defaultdict(list)
         for si, s in enumerate(sentences):
-            hyphened = iter(hyphen_prefixed_non(s.text))
-            for tok in latin_tokens(s.text):
-                if tok == "non" and next(hyphened, False):
-                    idx.prefix_non.add(len(idx.tokens))
+            tokens, prefixes = latin_tokens_and_prefixes(s.text)
+            idx.prefix_non.update(len(idx.tokens) + k for k in prefixes)
+            for tok in tokens:
                 positions[tok].append(len(idx.tokens))
                 idx.tokens.append(tok)
                 idx.token_sentence.append(si)

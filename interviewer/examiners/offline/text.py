@@ -73,24 +73,38 @@ _CONTRACTIONS = (
 
 def latin_tokens(text: str) -> list[str]:
     """Words (and commas and colons, kept as clause marks) of an English or Italian sentence."""
+    return _WORD.findall(_reading(text)[0])
+
+
+def latin_tokens_and_prefixes(text: str) -> tuple[list[str], set[int]]:
+    """`latin_tokens`, and the positions of the words "non" written as a prefix ("non-zero", "non-assoc"),
+    which negate their own word only, unlike Italian "non" (not)."""
+    t, hyphened = _reading(text)
+    tokens: list[str] = []
+    prefixes: set[int] = set()
+    for m in _WORD.finditer(t):
+        if m.group() == "non" and hyphened.startswith("-", m.end()):
+            prefixes.add(len(tokens))
+        tokens.append(m.group())
+    return tokens, prefixes
+
+
+def _reading(text: str) -> tuple[str, str]:
+    """The string words are read from, and the same string before hyphens became spaces: every step
+    after that one keeps each character in place, so a word's end also indexes the second string."""
     t = fold(text).replace("’", "'")
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     t = _ARROW.sub(" : ", t)  # "bs varies -> tiling changes": an arrow or a semicolon ends a clause
-    t = t.replace("’", "'").replace("-", " ").replace("_", " ")
+    hyphened = t
+    t = t.replace("-", " ").replace("_", " ")
     t = re.sub(r"(?<![\d,])(\d+),(\d{1,2})(?![\d,])", r"\1.\2", t)  # Italian decimals: "2,77" -> "2.77"
     # Italian elisions: "l'importanza" -> "l importanza"
     t = _ELISION.sub(r"\1 ", t)
-    return _WORD.findall(t)
+    return t, hyphened
 
 
 _ARROW = re.compile(r"->|=>|[→⇒;]")
-_NON = re.compile(r"\bnon\b(-(?=\w))?")
-
-
-def hyphen_prefixed_non(text: str) -> list[bool]:
-    """For each word "non" of the sentence, in order: is it a prefix ("non-zero") rather than Italian "not"?"""
-    return [m.group(1) is not None for m in _NON.finditer(fold(text))]
 
 
 @dataclass(frozen=True)
