@@ -72,7 +72,7 @@ Pair = tuple[Annotated[str, Field(min_length=1)], Annotated[str, Field(min_lengt
 
 
 class Opposites(BaseModel):
-    """Direction words per language, in pairs ("increas" / "decreas", "悲観" / "楽観").
+    """Direction words per language, in pairs ("pessimist" / "optimist", "悲観" / "楽観").
 
     A key-point cue that holds one word of a pair is also read with the other: a sentence that
     states the cue's relation in the opposite direction ("the min picks the *optimistic* bound")

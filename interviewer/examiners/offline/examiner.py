@@ -203,13 +203,15 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     turned = [(t, cl) for cue, cl in _cues_for(kp.cues, cue_lang, claims=True)
               if cl == cue_lang and "+" in cue for t in reversed_cues(cue, cl)]
     found: set[int] = set()
+    clauses: dict[int, AnswerIndex] = {}  # a sentence's clauses are read once, whatever the number of turned cues
     for t, cl in turned:
         cue = compile_cue(t, cl, False)
         for hit in index.find(cue):
             if hit.sentence in evidence or hit.sentence in found:
                 continue
-            clauses = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
-            if clauses.find(cue):
+            if hit.sentence not in clauses:
+                clauses[hit.sentence] = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
+            if clauses[hit.sentence].find(cue):
                 found.add(hit.sentence)
     return found
 
