@@ -290,6 +290,23 @@ def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str,
         ("Togliere la media non cambia la direzione del gradiente, ma rende il segnale meno rumoroso.",
          "direzione + rumoros", "it", (0, 1, 1)),  # the negation and the rest of the cue sit on two sides of "ma"
         ("Atomics make runs differ, mostly in the bwd pass.", "atomic + backward", "en", (1, 0, 0)),  # shorthand
+        # Italian negative concord: "non insegna nulla" says "teaches nothing"; after a copula "nulla" is "zero"
+        ("Se sono tutte giuste, quella domanda non insegna nulla.", "giust + nulla", "it", (1, 0, 0)),
+        ("Non c'è nessun segnale quando sono tutte giuste.", "nessun segnale + giust", "it", (1, 0, 0)),
+        ("La varianza non è nulla quando le risposte differiscono.", "varianza + nulla", "it", (0, 1, 0)),
+        # a term that lists its own contrast form ("rather than the pass rate") is claimed by "rather than"
+        ("MaxRL targets the log-likelihood rather than expected reward.",
+         "log likelihood + expected reward|rather than the pass rate", "en", (1, 0, 0)),
+        ("MaxRL targets the log-likelihood rather than expected reward.", "log likelihood + expected reward", "en", (0, 1, 0)),
+        # a verb whose object is "nothing" is negated
+        ("Averaging twice changes nothing.", "averag + twice + chang", "en", (0, 1, 0)),
+        # the other side of a comparative: "lower variance than k1", "varianza più bassa di k1"
+        ("It is non-negative and has lower variance than k1.", "k1 + negative", "en", (0, 1, 1)),
+        ("È non negativo e ha varianza più bassa di k1.", "k1 + negativ", "it", (0, 1, 1)),
+        ("Use a fixed number of splits rather than a fixed split size.", "split size + fixed", "en", (0, 1, 0)),  # "rather than" denies
+        # bare "invece"/"instead": the contrasted method's behaviour, not a denial ("invece di" still negates)
+        ("CISPO invece non butta via il gradiente dei token rari.", "token + rari + butta", "it", (0, 1, 1)),
+        ("Si usa CISPO invece di buttare via il gradiente dei token rari.", "token + rari + butta", "it", (0, 1, 0)),
         # a plain denial stays one
         ("Synchronous training does not wait for the stragglers.", "wait + stragglers", "en", (0, 1, 0)),
         ("Il batch non aspetta i ritardatari.", "aspett + ritardatar", "it", (0, 1, 0)),
@@ -311,6 +328,16 @@ def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[
         ("algo-08", "ja", "GSPO も KL 項なしで目的関数を書いており、系列レベルのクリッピングで更新の安定性を保っています。", "gspo-nuance"),
         ("infra-07", "en", "If you average the loss per machine or per chunk instead of over all tokens globally, long "
                            "answers get the wrong weight.", "microbatch-accumulation"),
+        ("algo-12", "it", "se tutti i tentativi sono uguali, tutti giusti o tutti sbagliati, quella domanda non insegna nulla.",
+         "group-size-signal"),  # negative concord
+        ("algo-13", "en", "MaxRL targets the log-likelihood of success rather than expected reward, which improves pass@k.", "maxrl"),
+        ("algo-17", "en", "With SFT the student never sees its own mistakes during training, so once it goes slightly off "
+                          "track at inference it keeps drifting.", "vs-sft-exposure-bias"),
+        # "<number>まで…ない" bounds a range; English cues read on Japanese text see no Japanese negation
+        ("infra-14", "ja", "AReaL の実験では、Decoupled PPO があれば η が 4〜8 くらいまで性能がほぼ落ちずにスループットが大きく上がりました。",
+         "typical-values"),
+        ("infra-14", "ja", "実際の値は、AReaL の experiment だと η = 4 くらいまではほぼ degradation なしで、coding の recipe では 16 も使っています。",
+         "typical-values"),
     ],
 )
 def test_correct_sentences_do_not_contradict(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:

@@ -40,11 +40,21 @@ _NEGATE_ONLY_BEFORE = {
     "rather": frozenset({"than"}),
     "invece": frozenset({"di", "del", "della", "dei", "degli", "delle", "dello", "dell"}),
 }
+# Italian negative concord: "non insegna nulla", "non c'è nessun segnale" say "nothing", "no signal"; the
+# "non" agrees with the negative word, it does not negate it. (After a copula "nulla" is the adjective
+# "zero": "la varianza non è nulla" does deny.)
+_CONCORD = frozenset(["nulla", "niente", "nessun", "nessuna", "nessuno"])
+_COPULA = frozenset(["e", "sono", "era", "sia", "essere", "diventa", "resta", "rimane", "risulta"])
+# "instead of X", "rather than X": a cue term that lists such a form itself ("log p + rather than the pass
+# rate|expected reward") states its claim as a contrast, so that negation is the claim, not its denial.
+_CONTRASTING = frozenset(["instead", "rather", "invece", "anziche"])
 # A negation does not reach past these: "not X but Y" affirms Y.
 _SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and",
                          "except", "tranne", "eccetto", "salvo"])  # "changes nothing except wasted communication"
 # "vs SFT", "unlike PPO", "compared with RL", "rispetto all'SFT": what follows is the other side of a comparison.
 _COMPARED = frozenset(["vs", "versus", "unlike", "compared", "contrary", "rispetto", "differenza", "diversamente"])
+# "più bassa di", "meno rumorosa di", "maggiore di": Italian comparatives, whose "di" is English "than"
+_MORE_LESS = frozenset(["piu", "meno", "maggiore", "minore", "inferiore", "superiore", "migliore", "peggiore"])
 # A negation after these in its clause is a condition, not a claim ("if you average per rank instead of …").
 _CONDITION = frozenset(["if", "unless", "whether", "se", "qualora", "purche"])
 # A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
@@ -115,8 +125,11 @@ class Cue:
     # per term, where its alternatives sit by how they start (Latin: first three letters of the first
     # word; Japanese: first character), so an answer is only tried against alternatives it could hold
     starts: tuple[dict[str, tuple[int, ...]], ...] = field(init=False, compare=False, repr=False)
+    # per term: does the term list a contrast form of itself ("rather than the pass rate")? see _CONTRASTING
+    contrasting: tuple[bool, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "contrasting", tuple(any(alt.words[0] in _CONTRASTING for alt in term) for term in self.terms))
         starts = []
         for term in self.terms:
             where: dict[str, list[int]] = defaultdict(list)
@@ -597,6 +610,8 @@ class AnswerIndex:
                 chained = any(j in covered and self.tokens[j] in LATIN_NEGATORS for j in range(max(0, i - 3), i))
                 if nxt in _NOT_NEGATING_NEXT or prev == "finche":  # "not only", "finché non" (until)
                     pass
+                elif tok == "non" and self._concord(i, start):
+                    pass
                 elif chained:
                     pass  # "non cambia mai": the negation the cue itself asserts, continued (Italian double negative)
                 elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
@@ -606,6 +621,18 @@ class AnswerIndex:
             i -= 1
             seen += tok not in _FILLER
         return -1
+
+    def _object_nothing(self, end: int, covered: set[int]) -> bool:
+        """Is a verb's match followed by "nothing" as its object ("averaging twice changes nothing")?"""
+        return (end < len(self.tokens) and self.tokens[end] == "nothing" and end not in covered
+                and self.token_sentence[end] == self.token_sentence[end - 1])
+
+    def _concord(self, neg: int, start: int) -> bool:
+        """Is the "non" at `neg` in negative concord with the word the match starts with ("non insegna nulla")?"""
+        word = self.tokens[start]
+        if word not in _CONCORD:
+            return False
+        return not (word == "nulla" and self.tokens[start - 1] in _COPULA)
 
     def _not_a_claim(self, neg: int) -> bool:
         """Is the negator at `neg` inside a condition or a prescription, so that it asserts nothing?
@@ -622,6 +649,8 @@ class AnswerIndex:
                 break
         if any(t in _CONDITION for t in toks[clause:neg]):
             return True
+        if any(t in ("invece", "instead") and toks[j + 1] not in _NEGATE_ONLY_BEFORE[t] for j, t in enumerate(toks[clause:neg], clause)):
+            return True  # "CISPO invece non butta via il gradiente": the contrasted method's behaviour, not a denial
         head = toks[first:neg]
         if not head or head in (["do"], ["please", "do"]):  # a sentence that opens with its negation
             nxt = toks[neg + 1] if neg + 1 < len(toks) and self.token_sentence[neg + 1] == sent else ""
@@ -673,8 +702,11 @@ class AnswerIndex:
             covered = {p for spans in per_term for s, e in spans for p in range(s, e)}
             # a phrase inside a longer match of the same term is negated as the longer one is
             # ("non si tratta di un modello che stima il ritorno": "stima il ritorno" is denied too)
-            negs = [[self._negator_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered) for sp in spans]
+            negs = [[self._negator_latin(min(s for s, e in spans if s <= sp[0] and e >= sp[1]), covered)
+                     if not self._object_nothing(sp[1], covered) else sp[1] for sp in spans]
                     for spans in per_term]
+            negs = [[-1 if n >= 0 and contrasting and self.tokens[n] in _CONTRASTING else n for n in ns]
+                    for ns, contrasting in zip(negs, cue.contrasting, strict=True)]
         valid = [[sp for sp, n in zip(spans, ns, strict=True) if n < 0] for spans, ns in zip(per_term, negs, strict=True)]
         candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
         affirmed, denied, ceased = [], [], []
@@ -714,7 +746,18 @@ class AnswerIndex:
     def _compared_with(self, spans_per_term: list[list[tuple[int, int]]]) -> bool:
         """Is one term only ever the other side of a comparison? "vs SFT: no exposure bias" says the
         new method has none; it does not deny that SFT has it."""
-        return any(all(any(t in _COMPARED for t in self.tokens[max(0, s - 3):s]) for s, _ in spans) for spans in spans_per_term)
+        return any(all(self._compared_at(s) for s, _ in spans) for spans in spans_per_term)
+
+    def _compared_at(self, start: int) -> bool:
+        """Do the three words before `start` open the other side of a comparison ("vs", "unlike", "lower
+        variance than k1", "varianza più bassa di k1")?"""
+        for j in range(max(0, start - 3), start):
+            tok = self.tokens[j]
+            if tok in _COMPARED or (tok == "than" and (j == 0 or self.tokens[j - 1] != "rather")):  # "rather than" negates
+                return True
+            if tok == "di" and any(t in _MORE_LESS for t in self.tokens[max(0, j - 2):j]):
+                return True
+        return False
 
     def _chars(self, spans_per_term: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
         """English-word spans of a Japanese answer as character offsets in their sentence."""
@@ -820,9 +863,19 @@ class AnswerIndex:
 
     @staticmethod
     def _ceases_ja(js: _JaSentence, neg: int) -> bool:
-        """Is the negator at `neg` the ない of "なくなる" (has stopped: 待たなくなる, 必要がなくなった)?"""
-        nxt = js.morphs[neg + 1] if neg + 1 < len(js.morphs) else None
-        return nxt is not None and nxt.lemma == "なる"
+        """Is the negator at `neg` the ない of "なくなる" (has stopped: 待たなくなる, 必要がなくなった), or does
+        it follow "<number>まで" in its clause ("η = 4 くらいまでは劣化なし": a bound, not a denial of what lies beyond)?"""
+        morphs = js.morphs
+        nxt = morphs[neg + 1] if neg + 1 < len(morphs) else None
+        if nxt is not None and nxt.lemma == "なる":
+            return True
+        for i in range(neg - 1, -1, -1):
+            m = morphs[i]
+            if m.pos == "補助記号" and m.surface not in ("〜", "~", "=", "＝"):
+                return False
+            if m.surface == "まで" and any(any(ch.isdigit() for ch in p.surface) for p in morphs[max(0, i - 3):i]):
+                return True
+        return False
 
     def _polar_ja(self, cue: Cue) -> tuple[list[int], list[int], list[int]]:
         affirmed, denied, ceased = [], [], []

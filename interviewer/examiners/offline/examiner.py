@@ -182,7 +182,9 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
             credit = strength * quality[hit.sentence]
             strong_hit |= credit >= 1.0
             evidence[hit.sentence] = max(evidence.get(hit.sentence, 0.0), credit)
-        if len(cue.terms) >= 2:  # a lone negated word is too thin to call a contradiction
+        # a lone negated word is too thin to call a contradiction; English cues read on Japanese text see
+        # the English words only, not the Japanese negation around them (see _cues_for)
+        if len(cue.terms) >= 2 and not (cue_lang == "ja" and cl != "ja"):
             # "with partial rollouts the batch no longer waits" describes a remedy, not the opposite claim:
             # it earns nothing for the point and contradicts nothing
             ceased = {h.sentence for h in found.ceased}
