@@ -608,10 +608,8 @@ class AnswerIndex:
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
                 prev = self.tokens[i - 1] if i > 0 else ""
                 chained = any(j in covered and self.tokens[j] in LATIN_NEGATORS for j in range(max(0, i - 3), i))
-                if nxt in _NOT_NEGATING_NEXT or prev == "finche":  # "not only", "finché non" (until)
-                    pass
-                elif tok == "non" and self._concord(i, start):
-                    pass
+                if nxt in _NOT_NEGATING_NEXT or prev == "finche" or (tok == "non" and self._concord(i, start)):
+                    pass  # "not only", "finché non" (until), "non insegna nulla" (negative concord)
                 elif chained:
                     pass  # "non cambia mai": the negation the cue itself asserts, continued (Italian double negative)
                 elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
