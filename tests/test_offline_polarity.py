@@ -207,7 +207,7 @@ def test_no_longer_is_a_remedy_not_a_contradiction(bank: Bank, lang: str) -> Non
 def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
     idx = AnswerIndex.build(split_sentences("Il batch non è più lento della risposta più lunga."), False)
     found = idx.polar(compile_cue("batch + lent", "it"))
-    assert len(found.denied) == 1 and not found.ceased  # "not slower", a plain negation
+    assert len(found.denied) == 1 and not found.not_claims  # "not slower", a plain negation
 
 
 @pytest.mark.parametrize(
@@ -314,7 +314,7 @@ def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str,
 )
 def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[int, int, int]) -> None:
     found = AnswerIndex.build(split_sentences(text), False).polar(compile_cue(cue, lang))
-    assert (len(found.affirmed), len(found.denied), len(found.ceased)) == expected
+    assert (len(found.affirmed), len(found.denied), len(found.not_claims)) == expected
 
 
 @pytest.mark.parametrize(

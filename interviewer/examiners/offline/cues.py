@@ -441,7 +441,7 @@ class Polar:
     # the state has ended ("no longer waits", "non aspetta più", "待たなくなる"), a risk is avoided ("per non
     # far collassare"), a condition or a prescription ("if you …", "Don't wait …", "Fix: no split-K"), or
     # the negation sits apart from the rest of the cue (across a "but", 20+ words away, the other side of "vs")
-    ceased: list[Match] = field(default_factory=list)
+    not_claims: list[Match] = field(default_factory=list)
 
 
 @dataclass
@@ -658,7 +658,7 @@ class AnswerIndex:
                 return True
         return len(head) >= 3 and head[0] in _PRESCRIPTION  # "Fix: fixed-order reductions, no split-K"
 
-    def _ceases_latin(self, neg: int) -> bool:
+    def _claims_nothing_latin(self, neg: int) -> bool:
         """Is the negator at `neg` "no longer" / "not … anymore" / Italian "non … più" (no longer), or the
         negation of a purpose ("per non …", "so as not to")? Either presupposes the state it names."""
         toks, sent = self.tokens, self.token_sentence[neg]
@@ -707,7 +707,7 @@ class AnswerIndex:
                     for ns, contrasting in zip(negs, cue.contrasting, strict=True)]
         valid = [[sp for sp, n in zip(spans, ns, strict=True) if n < 0] for spans, ns in zip(per_term, negs, strict=True)]
         candidates = set.intersection(*[{self.token_sentence[s] for s, _ in spans} for spans in per_term])
-        affirmed, denied, ceased = [], [], []
+        affirmed, denied, not_claims = [], [], []
         for sent in sorted(candidates):
             in_valid = [[sp for sp in spans if self.token_sentence[sp[0]] == sent] for spans in valid]
             if all(in_valid) and _disjoint_choice(in_valid):
@@ -719,12 +719,12 @@ class AnswerIndex:
                 negated = [(sp, n) for spans, ns in zip(per_term, negs, strict=True) for sp, n in zip(spans, ns, strict=True)
                            if n >= 0 and self.token_sentence[sp[0]] == sent]
                 spans = [sp for sp, _ in negated]
-                if negated and (all(self._ceases_at(sp, n) for sp, n in negated)
+                if negated and (all(self._claims_nothing_at(sp, n) for sp, n in negated)
                                 or (self.japanese and self._far_apart(self._chars(in_all), self._chars([spans])[0], JA_DENIAL_REACH))
                                 or (not self.japanese and (self._across_contrast(in_all, spans) or self._far_apart(in_all, spans)
                                                            or self._compared_with(in_all)))):
-                    ceased.append(sent)
-        return affirmed, denied, ceased
+                    not_claims.append(sent)
+        return affirmed, denied, not_claims
 
     def _across_contrast(self, spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]]) -> bool:
         """Is the negation on the other side of a "but" from the rest of the cue? "Subtracting it does
@@ -772,12 +772,12 @@ class AnswerIndex:
                 return False
         return True
 
-    def _ceases_at(self, sp: tuple[int, int], neg: int) -> bool:
+    def _claims_nothing_at(self, sp: tuple[int, int], neg: int) -> bool:
         """Does the negator of an English-word span assert nothing against the cue: "no longer", a purpose, a
         condition or a prescription (read in Japanese in a Japanese answer)?"""
         if self.japanese:
-            return self._ceases_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
-        return self._ceases_latin(neg) or self._not_a_claim(neg)
+            return self._claims_nothing_ja(self._ja_sentence(self.token_sentence[sp[0]]), neg)
+        return self._claims_nothing_latin(neg) or self._not_a_claim(neg)
 
     # -- Japanese --------------------------------------------------------------
     def _ja_sentence(self, si: int) -> _JaSentence:
@@ -860,7 +860,7 @@ class AnswerIndex:
         return -1
 
     @staticmethod
-    def _ceases_ja(js: _JaSentence, neg: int) -> bool:
+    def _claims_nothing_ja(js: _JaSentence, neg: int) -> bool:
         """Is the negator at `neg` the ない of "なくなる" (has stopped: 待たなくなる, 必要がなくなった), or does
         it follow "<number>まで" in its clause ("η = 4 くらいまでは劣化なし": a bound, not a denial of what lies beyond)?"""
         morphs = js.morphs
@@ -876,7 +876,7 @@ class AnswerIndex:
         return False
 
     def _polar_ja(self, cue: Cue) -> tuple[list[int], list[int], list[int]]:
-        affirmed, denied, ceased = [], [], []
+        affirmed, denied, not_claims = [], [], []
         for si in range(len(self.ja_text)):
             text = self.ja_text[si]
             # cheap pre-check: every term needs a surface or lemma foothold in this sentence
@@ -898,9 +898,9 @@ class AnswerIndex:
             elif _disjoint_choice(spans_per_term):
                 denied.append(si)
                 negs = [n for ns in negators for n in ns if n >= 0]
-                if negs and all(self._ceases_ja(js, n) for n in negs):
-                    ceased.append(si)
-        return affirmed, denied, ceased
+                if negs and all(self._claims_nothing_ja(js, n) for n in negs):
+                    not_claims.append(si)
+        return affirmed, denied, not_claims
 
     # -- Public ----------------------------------------------------------------
     def polar(self, cue: Cue) -> Polar:
@@ -910,16 +910,16 @@ class AnswerIndex:
         latin_cue = bool(cue.terms[0]) and cue.terms[0][0].lang != "ja"
         aff, den, cea = self._polar_latin(cue) if latin_cue else self._polar_ja(cue)
         if cue.joint:
-            affirmed, denied, ceased = set(aff), set(den), set(cea)
+            affirmed, denied, not_claims = set(aff), set(den), set(cea)
             outright = set(den) - set(cea)  # a sentence one reading denies outright is not a mere cessation
             for variant in cue.joint:
                 more_aff, more_den, more_cea = self._polar_latin(variant) if latin_cue else self._polar_ja(variant)
                 affirmed.update(more_aff)
                 denied.update(more_den)
-                ceased.update(more_cea)
+                not_claims.update(more_cea)
                 outright.update(set(more_den) - set(more_cea))
             aff, den = sorted(affirmed), sorted(denied - affirmed)
-            cea = sorted(ceased.intersection(den) - outright)
+            cea = sorted(not_claims.intersection(den) - outright)
         return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den],
                      [Match(i, self.sentences[i].text) for i in cea])
 

@@ -187,8 +187,8 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
         if len(cue.terms) >= 2 and not (cue_lang == "ja" and cl != "ja"):
             # "with partial rollouts the batch no longer waits" describes a remedy, not the opposite claim:
             # it earns nothing for the point and contradicts nothing
-            ceased = {h.sentence for h in found.ceased}
-            denied.update(h.sentence for h in found.denied if h.sentence not in ceased)
+            not_claims = {h.sentence for h in found.not_claims}
+            denied.update(h.sentence for h in found.denied if h.sentence not in not_claims)
     # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
     # bound") and evidences the point nowhere else reverses it: read as a denial.
     denied |= _reversals(kp, index, cue_lang, set(evidence))
