@@ -212,6 +212,7 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
     _phrase_terms.cache_clear()
     _joint_readings.cache_clear()
     reversed_cues.cache_clear()
+    _opposite_words.cache_clear()
 
 
 def _active_lexicon() -> Lexicon:
@@ -274,13 +275,9 @@ def reversed_cues(cue: str, lang: str) -> tuple[str, ...]:
     the lexicon's `opposites` ("min + pessimistic" gives "min + optimistic"). Only a term that is about
     a direction is turned: one that takes both ("rises|falls"), or whose alternatives are mostly
     something else ("monitor|track|rises"), has no opposite."""
-    opposite: dict[str, set[str]] = defaultdict(set)
-    for a, b in _active_lexicon().opposites.pairs(lang):
-        opposite[a].add(b)
-        opposite[b].add(a)
+    opposite, keys = _opposite_words(lang)
     if not opposite:
         return ()
-    keys = sorted(opposite, key=len, reverse=True)
     terms = [[x.strip() for x in term.split("|")] for term in cue.split("+")]
     out: list[str] = []
     for i, term in enumerate(terms):
@@ -293,6 +290,16 @@ def reversed_cues(cue: str, lang: str) -> tuple[str, ...]:
         if turned:
             out.append(" + ".join("|".join(dict.fromkeys(turned)) if j == i else "|".join(t) for j, t in enumerate(terms)))
     return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str]]:
+    """The lexicon's direction words for `lang`, each with its opposites, and the words longest first."""
+    opposite: dict[str, set[str]] = defaultdict(set)
+    for a, b in _active_lexicon().opposites.pairs(lang):
+        opposite[a].add(b)
+        opposite[b].add(a)
+    return dict(opposite), sorted(opposite, key=len, reverse=True)
 
 
 def _direction_word(alt: str, lang: str, keys: list[str]) -> tuple[str, int]:
@@ -612,13 +619,19 @@ class AnswerIndex:
                     pass  # "not only", "finché non" (until), "non insegna nulla" (negative concord)
                 elif chained:
                     pass  # "non cambia mai": the negation the cue itself asserts, continued (Italian double negative)
-                elif tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]:
+                elif self._bare_adverb(i):
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
                 else:
                     return i
             i -= 1
             seen += tok not in _FILLER
         return -1
+
+    def _bare_adverb(self, i: int) -> bool:
+        """Is the token at `i` a bare "instead"/"rather"/"invece" ("on the other hand"), not "instead of"?"""
+        tok = self.tokens[i]
+        nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
+        return tok in _NEGATE_ONLY_BEFORE and nxt not in _NEGATE_ONLY_BEFORE[tok]
 
     def _object_nothing(self, end: int, covered: set[int]) -> bool:
         """Is a verb's match followed by "nothing" as its object ("averaging twice changes nothing")?"""
@@ -647,7 +660,7 @@ class AnswerIndex:
                 break
         if any(t in _CONDITION for t in toks[clause:neg]):
             return True
-        if any(t in ("invece", "instead") and toks[j + 1] not in _NEGATE_ONLY_BEFORE[t] for j, t in enumerate(toks[clause:neg], clause)):
+        if any(toks[j] != "rather" and self._bare_adverb(j) for j in range(clause, neg)):
             return True  # "CISPO invece non butta via il gradiente": the contrasted method's behaviour, not a denial
         head = toks[first:neg]
         if not head or head in (["do"], ["please", "do"]):  # a sentence that opens with its negation
@@ -762,11 +775,10 @@ class AnswerIndex:
         return [[(self.token_end[s] - len(self.tokens[s]), self.token_end[e - 1]) for s, e in spans] for spans in spans_per_term]
 
     @staticmethod
-    def _far_apart(spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]], reach: int = 0) -> bool:
+    def _far_apart(spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]], reach: int = DENIAL_REACH) -> bool:
         """Does every negated term lie far from some other term of the cue? Then the negation belongs to
         another part of a long sentence ("…, so it learns faster and doesn't need a verifier": the
         teacher's logits, named twenty words before, are not what is denied)."""
-        reach = reach or DENIAL_REACH
         for ns, ne in negated:
             if all(any(s < ne + reach and e > ns - reach for s, e in spans) for spans in spans_per_term):
                 return False
