@@ -123,6 +123,27 @@ def report(scored: list[tuple[CalibrationAnswer, float]]) -> None:
         )
 
 
+def report_unjudged(scored: list[tuple[CalibrationAnswer, float]], listed: set[int]) -> None:
+    """How well the "not matched to the rubric" list points at grades that are too low (2+ points under).
+
+    `listed` holds the positions in `scored` of the answers whose grade carries the list."""
+    if not scored:
+        return
+    under = {i for i, (a, s) in enumerate(scored) if a.grade - s >= UNDER_GRADED}
+    shown = [a for i, (a, _) in enumerate(scored) if i in listed]
+    hit = len(under & listed)
+    recall = f"{hit}/{len(under)} = {hit / len(under):.0%}" if under else "n/a"
+    precision = f"{hit}/{len(shown)} = {hit / len(shown):.0%}" if shown else "n/a"
+    print(f"'not matched to the rubric' list: on {len(shown)}/{len(scored)} answers; of the answers graded"
+          f" {UNDER_GRADED:g}+ points too low it is on {recall}; of those it is on, {precision} are graded that low")
+    kinds = sorted({a.kind for a, _ in scored})
+    print("  per kind: " + "  ".join(
+        f"{k} {sum(1 for a in shown if a.kind == k)}/{sum(1 for a, _ in scored if a.kind == k)}" for k in kinds))
+
+
+UNDER_GRADED = 2.0
+
+
 def print_cue_data(bank: Bank) -> None:
     """How much hand-written cue data the grader carries: rubric alternatives plus the shared lexicon."""
     from interviewer.bank.lexicon import builtin_lexicon
@@ -168,6 +189,7 @@ def main() -> None:
         answers += load_all(path)
     answers = [a for a in answers if a.question_id in bank and bank.get(a.question_id).rubric is not None]
     scored: list[tuple[CalibrationAnswer, float]] = []
+    listed: set[int] = set()
     times: list[float] = []
     for a in answers:
         grade_text(bank.get(a.question_id), a.answer, a.lang)  # warm: lazy analysers load once per process
@@ -178,7 +200,10 @@ def main() -> None:
         g = grade_text(q, a.answer, a.lang)
         times.append((time.perf_counter() - t0) * 1000)
         scored.append((a, g.overall))
+        if g.unjudged:
+            listed.add(len(scored) - 1)
     report(scored)
+    report_unjudged(scored, listed)
     warm: list[float] = []
     for a in answers:  # second pass: compiled cues and analysers cached, as in a long batch or session
         t0 = time.perf_counter()

@@ -170,6 +170,7 @@ class GradeResult(BaseModel):
     note: str | None = None
     samples: int = 1
     spread: float | None = None  # with --samples K > 1: max - min of the K overall scores (0 = they agree)
+    unjudged: list[str] = Field(default_factory=list)  # offline: sentences about the question it could not match
 
 
 async def grade_request(
@@ -211,6 +212,7 @@ async def grade_request(
         note="; ".join(notes) or None,
         samples=grade.samples,
         spread=grade.spread,
+        unjudged=grade.unjudged,
     )
     return result, grade
 

@@ -21,7 +21,21 @@ _LABELS = {
     "refs": N_("References"),
     "follow": N_("Follow-up"),
     "note": N_("Note"),
+    "unjudged": N_("Not matched to the rubric"),
 }
+UNJUDGED_SHOWN = 5  # sentences quoted under "Not matched to the rubric"; the rest are counted
+
+
+def unjudged_lines(grade: Grade) -> list[str]:
+    """Why the listed sentences earned nothing, the first few of them, and how many more there are."""
+    lang = grade.lang
+    out = [tr("These sentences are about the question but match no key point the offline examiner knows, so they "
+              "earned nothing. If they state key points in your own words, grade again with the LLM examiner "
+              "(--examiner llm) for a second opinion.", lang)]
+    out += [f"“{s}”" for s in grade.unjudged[:UNJUDGED_SHOWN]]
+    if (more := len(grade.unjudged) - UNJUDGED_SHOWN) > 0:
+        out.append(ntr("… and {n} more sentence", "… and {n} more sentences", more, lang).format(n=more))
+    return out
 def labels(lang: str) -> dict[str, str]:
     """The feedback labels in `lang` (the grade's own language, whatever the UI shows)."""
     return {key: tr(text, lang) for key, text in _LABELS.items()}
@@ -94,6 +108,9 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
         for m in grade.misconceptions:
             lines.append(f'  - "{m.quote}" (-{m.penalty:g})')
             lines.append(f"    {t['correction']}: {m.correction}")
+    if grade.unjudged:
+        why, *rest = unjudged_lines(grade)
+        lines += ["", f"{t['unjudged']}:", f"  {why}"] + [f"  - {x}" for x in rest]
     if grade.strong_answer_adds:
         lines += ["", f"{t['adds']}:"] + [f"  - {x}" for x in grade.strong_answer_adds]
     if grade.references:
@@ -128,6 +145,9 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
         out += ["", f"### {t['misconceptions']}"]
         for m in grade.misconceptions:
             out.append(f"- “{_md(m.quote)}” → {_md(m.correction)} (−{m.penalty:g})")
+    if grade.unjudged:
+        why, *rest = unjudged_lines(grade)
+        out += ["", f"### {t['unjudged']}", _md(why), ""] + [f"- {_md(x)}" for x in rest]
     if grade.strong_answer_adds:
         out += ["", f"### {t['adds']}"] + [f"- {_md(x)}" for x in grade.strong_answer_adds]
     if grade.references:

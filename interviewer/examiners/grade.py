@@ -68,6 +68,11 @@ class Grade(BaseModel):
     strong_answer_adds: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list)
     note: str | None = Field(default=None, description="e.g. why an LLM grade fell back to offline")
+    unjudged: list[str] = Field(
+        default_factory=list,
+        description="the candidate's sentences about the question that the offline examiner matched to nothing: "
+        "they earned nothing and may state key points in other words (worth a second opinion)",
+    )
     samples: int = Field(default=1, ge=1, description="LLM grades combined (self-consistency, --samples)")
     spread: float | None = Field(default=None, ge=0, description="max - min of the overall over the samples")
 

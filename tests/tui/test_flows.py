@@ -309,3 +309,19 @@ async def test_submit_waits_for_keys_already_sent_to_the_answer_box(make_app) ->
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert transcript(screen)[0].endswith("GRPO uses the group mean")
+
+
+async def test_feedback_names_the_sentences_it_could_not_judge_before_the_table(make_app, bank) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.examiners.offline.examiner import grade_text
+    from tests.test_offline_unjudged import PLAIN
+
+    question = bank.get("algo-03")
+    grade = grade_text(question, PLAIN["ja"], "ja")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle_home(pilot)
+        app.push_screen(FeedbackScreen(grade, question))
+        await pilot.pause()
+        notice = app.screen.query_one("#unjudged-notice")
+        assert f"{len(grade.unjudged)}文がどの評価基準にも一致しませんでした" in notice.render().plain
+        assert notice.region.y < 5  # on the first screen, above the rubric table a 0.0 heads

@@ -32,6 +32,7 @@ from interviewer.examiners.offline.text import (
     split_clauses,
     split_sentences,
 )
+from interviewer.examiners.offline.topic import on_topic, unjudged
 from interviewer.i18n import ntr, tr
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
@@ -58,6 +59,7 @@ class Analysis:
     contradictions: list[Contradiction] = field(default_factory=list)
     specificity: float = 0.0  # 0..1: numbers, formulas, named methods
     density: float = 0.0  # share of the answer's sentences that carry evidence
+    silent: list[str] = field(default_factory=list)  # sentences about the question that neither earn nor lose anything
 
     def coverage(self) -> dict[str, float]:
         return {c.id: c.score / c.max for c in self.criteria}
@@ -160,7 +162,9 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     content = [i for i, q in enumerate(quality) if q >= 0.5]
     evidenced = {s for s in load if s not in wrong_sentences}
     density = len(evidenced & set(content)) / len(content) if content else 0.0
-    return Analysis(criteria, found, dropped, contradictions, specificity(text), density)
+    unmatched = [kept[i].text for i in content if i not in evidenced and i not in wrong_sentences and i not in denying]
+    silent = on_topic(unmatched, question, lang)
+    return Analysis(criteria, found, dropped, contradictions, specificity(text), density, silent)
 
 
 @dataclass
@@ -273,7 +277,7 @@ class OfflineExaminer(Examiner):
         criteria, misconceptions = calibrated(analysis, exchange.lang)
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
-        return finish_grade(
+        grade = finish_grade(
             exchange.question,
             exchange.lang,
             self.name,
@@ -283,6 +287,7 @@ class OfflineExaminer(Examiner):
             hint_penalty=HINT_PENALTY * exchange.hints_used,
             note=" ".join(notes) or None,
         )
+        return grade.model_copy(update={"unjudged": unjudged(analysis.silent, grade.overall)})
 
 
 def grade_text(question: Question, text: str, lang: str = "en") -> Grade:

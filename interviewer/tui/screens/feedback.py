@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 
 from interviewer.bank.models import Question
 from interviewer.examiners.grade import Grade
-from interviewer.i18n import N_, _, tr, word
+from interviewer.i18n import N_, _, ntr, tr, word
 from interviewer.linebreak import Wrapped
 from interviewer.render import bar, grade_markdown, labels
 from interviewer.tui.textblocks import blocks
@@ -71,6 +71,12 @@ class FeedbackScreen(Screen[None]):
             title.append(" · " + due_phrase(self.due, g.lang))
         yield Static(title, id="feedback-title", classes=f"verdict-{g.verdict.replace(' ', '-')}")
         with VerticalScroll(id="feedback"):
+            if g.unjudged:  # the offline grade's blind spot, said before the table a low score heads
+                notice = ntr("{n} sentence about the question matched no rubric point: see “{label}” below.",
+                             "{n} sentences about the question matched no rubric point: see “{label}” below.",
+                             len(g.unjudged), g.lang)
+                yield Static(Text(notice.format(n=len(g.unjudged), label=labels(g.lang)["unjudged"]), style="bold yellow"),
+                             id="unjudged-notice")
             yield Static(rubric_table(g), id="rubric-table")
             # below the table: misconceptions, what a strong answer adds, references (wrapped for CJK)
             yield Static(blocks(grade_markdown(g, self.question, table=False)), id="feedback-details")
