@@ -13,6 +13,7 @@ from typing import Any
 from interviewer.bank.loader import Bank
 from interviewer.console import json_text
 from interviewer.engine.record import SessionRecord
+from interviewer.examiners.grade import Grade
 from interviewer.i18n import N_, tr, word
 from interviewer.render import (
     bar,
@@ -21,6 +22,7 @@ from interviewer.render import (
     md_escape,
     md_verbatim,
     score_breakdown,
+    unjudged_lines,
 )
 
 SPEAKERS = {"candidate": N_("You"), "examiner": N_("Examiner")}
@@ -54,6 +56,7 @@ def session_summary(rec: SessionRecord) -> dict[str, Any]:
                 "probes": [t.text for t in q.turns if t.kind == "probe"],
                 "score": q.grade.overall if q.grade else None,
                 "grade": q.grade.model_dump(mode="json") if q.grade else None,
+                "second_opinion": q.second_opinion.model_dump(mode="json") if q.second_opinion else None,
             }
             for q in rec.questions
         ],
@@ -97,6 +100,8 @@ def report_markdown(rec: SessionRecord, bank: Bank) -> str:
             lines.append("")
         if q.grade and question:
             lines.append(grade_markdown(q.grade, question))
+        if q.second_opinion and question:
+            lines += ["", "### " + tr("Second opinion", lang), "", grade_markdown(q.second_opinion, question)]
     return "\n".join(lines) + "\n"
 
 
@@ -112,6 +117,47 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;pad
 body{line-break:strict;word-break:normal;overflow-wrap:break-word}
 @media (prefers-color-scheme: dark){body{background:#111;color:#eee}.q,.quote{color:#bbb}.bar{background:#333}}
 """
+
+
+def _grade_html(g: Grade) -> list[str]:
+    """One grade as HTML: score line, rubric table, what it could not judge, misconceptions, additions, references."""
+    e = html.escape
+    parts: list[str] = []
+    t_ = labels(g.lang)
+    parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
+    breakdown = score_breakdown(g)
+    if breakdown:
+        parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")
+    heads = (tr("Criterion", g.lang), tr("Weight", g.lang), t_["score"], tr("Your words", g.lang))
+    parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
+    for c in g.criteria:
+        pct = round(100 * c.score / c.max)
+        quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or f"<i>{e(t_['none'])}</i>"
+        parts.append(
+            f"<tr><td>{e(c.statement or c.id)}</td><td>{c.weight:g}</td>"
+            f"<td><span class='bar' title='{pct}%'><span class='fill' style='width:{pct}%'></span></span> "
+            f"{c.score:.1f}/{c.max:g}</td><td class='quote'>{quotes}</td></tr>"
+        )
+    parts.append("</table>")
+    if g.unjudged:
+        why, *quoted = unjudged_lines(g)
+        parts.append(f"<h3>{e(t_['unjudged'])}</h3><p>{e(why)}</p><ul>")
+        parts += [f"<li class='quote'>{e(x)}</li>" for x in quoted]
+        parts.append("</ul>")
+    if g.misconceptions:
+        parts.append(f"<h3>{e(t_['misconceptions'])}</h3><ul>")
+        for m in g.misconceptions:
+            parts.append(f"<li class='mis'>“{e(m.quote)}” → {e(m.correction)} (−{m.penalty:g})</li>")
+        parts.append("</ul>")
+    if g.strong_answer_adds:
+        parts.append(f"<h3>{e(t_['adds'])}</h3><ul>")
+        parts += [f"<li>{e(x)}</li>" for x in g.strong_answer_adds]
+        parts.append("</ul>")
+    if g.references:
+        parts.append(f"<h3>{e(t_['refs'])}</h3><ul>")
+        parts += [f"<li>{e(r)}</li>" for r in g.references]
+        parts.append("</ul>")
+    return parts
 
 
 def report_html(rec: SessionRecord, bank: Bank) -> str:
@@ -142,38 +188,11 @@ def report_html(rec: SessionRecord, bank: Bank) -> str:
             cls = "you" if t.role == "candidate" else "ex"
             who, kind = e(tr(SPEAKERS[t.role], lang)), e(tr(KINDS.get(t.kind, t.kind), lang))
             parts.append(f"<p class='turn'><b class='{cls}'>{who}</b> ({kind}): <span class='said'>{e(t.text)}</span></p>")
-        g = q.grade
-        if g is None:
-            continue
-        t_ = labels(g.lang)
-        parts.append(f"<p class='score'>{g.overall:.1f}/10 · {e(word(g.verdict, g.lang))} · {e(word(g.examiner, g.lang))}</p>")
-        breakdown = score_breakdown(g)
-        if breakdown:
-            parts.append(f"<p class='breakdown'>{e(breakdown)}</p>")
-        heads = (tr("Criterion", g.lang), tr("Weight", g.lang), t_["score"], tr("Your words", g.lang))
-        parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in heads) + "</tr>")
-        for c in g.criteria:
-            pct = round(100 * c.score / c.max)
-            quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or f"<i>{e(t_['none'])}</i>"
-            parts.append(
-                f"<tr><td>{e(c.statement or c.id)}</td><td>{c.weight:g}</td>"
-                f"<td><span class='bar' title='{pct}%'><span class='fill' style='width:{pct}%'></span></span> "
-                f"{c.score:.1f}/{c.max:g}</td><td class='quote'>{quotes}</td></tr>"
-            )
-        parts.append("</table>")
-        if g.misconceptions:
-            parts.append(f"<h3>{e(t_['misconceptions'])}</h3><ul>")
-            for m in g.misconceptions:
-                parts.append(f"<li class='mis'>“{e(m.quote)}” → {e(m.correction)} (−{m.penalty:g})</li>")
-            parts.append("</ul>")
-        if g.strong_answer_adds:
-            parts.append(f"<h3>{e(t_['adds'])}</h3><ul>")
-            parts += [f"<li>{e(x)}</li>" for x in g.strong_answer_adds]
-            parts.append("</ul>")
-        if g.references:
-            parts.append(f"<h3>{e(t_['refs'])}</h3><ul>")
-            parts += [f"<li>{e(r)}</li>" for r in g.references]
-            parts.append("</ul>")
+        if q.grade is not None:
+            parts += _grade_html(q.grade)
+        if q.second_opinion is not None:
+            parts.append(f"<h3>{e(tr('Second opinion', lang))}</h3>")
+            parts += _grade_html(q.second_opinion)
     parts.append("</body></html>")
     return "\n".join(parts)
 

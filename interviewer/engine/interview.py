@@ -371,6 +371,24 @@ class Interview:
         self._save()
         return grade
 
+    async def second_opinion(self, examiner: Examiner) -> Grade:
+        """Grade the question just finished again with another examiner, and keep that grade beside the first.
+
+        For an offline grade that could not judge some sentences: the model reads what the rubric's cues do not.
+        """
+        cur = self.current()
+        if cur is None or cur.grade is None:
+            raise RuntimeError("the question has no grade yet")
+        bind = getattr(examiner, "bind_usage", None)
+        if callable(bind):  # the model's tokens and cost count for this interview
+            bind(self.record.usage)
+        grade = await examiner.grade(self.exchange())
+        if grade.examiner == self._offline.name:  # the model failed and the examiner fell back: no second opinion
+            raise ExaminerUnavailable(grade.note or "the model did not grade the answer")
+        cur.second_opinion = grade
+        self._save()
+        return grade
+
     def advance(self) -> Question | None:
         """Move to the next question (after a grade); None when the interview is over."""
         cur = self.current()

@@ -54,6 +54,9 @@ class QuestionRecord(BaseModel):
     turns: list[TurnRecord] = Field(default_factory=list)
     grade: Grade | None = None
     interim_grades: list[Grade] = Field(default_factory=list)
+    # Another examiner's grade, asked for after `grade` (the LLM's after an offline grade). It is kept for the
+    # candidate to compare; `grade` stays the grade of record (reviews, averages, reports' scores).
+    second_opinion: Grade | None = None
     hints: list[str] = Field(default_factory=list)
     started_at: str | None = None
     finished_at: str | None = None

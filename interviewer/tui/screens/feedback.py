@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from rich import box
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -12,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from interviewer.bank.models import Question
+from interviewer.console import safe
 from interviewer.examiners.grade import Grade
 from interviewer.i18n import N_, _, ntr, tr, word
 from interviewer.linebreak import Wrapped
@@ -50,18 +54,33 @@ class FeedbackScreen(Screen[None]):
         Binding("escape", "continue", N_("Next"), show=False),
     ]
 
-    def __init__(self, grade: Grade, question: Question, then: str | None = None, due: str | None = None) -> None:
-        """`then` names what Enter leads to ("Summary", "Back to Home"); `due` is the card's next review time."""
+    def __init__(
+        self,
+        grade: Grade,
+        question: Question,
+        then: str | None = None,
+        due: str | None = None,
+        second_opinion: Callable[[], Awaitable[Grade]] | None = None,
+        heading: str | None = None,
+    ) -> None:
+        """`then` names what Enter leads to ("Summary", "Back to Home"); `due` is the card's next review time;
+        `second_opinion` grades the answer again with the LLM examiner (key o); `heading` opens the title."""
         super().__init__()
         self.grade = grade
         self.question = question
         self.due = due
+        self.heading = heading
+        self._second_opinion = second_opinion
+        self._asking = False
         self._bindings.bind("enter", "continue", then or _("Next question"))
+        if second_opinion is not None:
+            self._bindings.bind("o", "second_opinion", _("Second opinion (LLM)"))
 
     def compose(self) -> ComposeResult:
         g = self.grade
         score_word, _sep, _rest = tr("score {score}", g.lang).partition("{score}")
-        title = Text.assemble(" ", (self.question.id, "bold"), " · " + score_word, (f"{g.overall:.1f}/10", "bold"))
+        title = Text.assemble(" ", (f"{self.heading} · " if self.heading else "", "bold"), (self.question.id, "bold"),
+                              " · " + score_word, (f"{g.overall:.1f}/10", "bold"))
         title.append(f"{_rest} · {word(g.verdict, g.lang)} · {word(g.examiner, g.lang)}")
         if g.hint_penalty:
             title.append(" · " + tr("hints −{penalty}", g.lang).format(penalty=f"{g.hint_penalty:g}"))
@@ -87,3 +106,21 @@ class FeedbackScreen(Screen[None]):
 
     def action_continue(self) -> None:
         self.dismiss(None)
+
+    @work(exclusive=True, group="second-opinion")
+    async def action_second_opinion(self) -> None:
+        """Ask the LLM examiner to grade the same answer; show its feedback on top of this one (Enter comes back)."""
+        if self._second_opinion is None or self._asking:
+            return
+        self._asking = True
+        self.notify(tr("Asking the model for a second opinion…", self.grade.lang), timeout=4)
+        try:
+            grade = await self._second_opinion()
+        except Exception as exc:  # no key, no server, a refused reply: say why; the first grade stands
+            message = tr("No second opinion: {error}", self.grade.lang).format(error=exc)
+            self.notify(safe(message), severity="error", timeout=10, markup=False)
+            return
+        finally:
+            self._asking = False
+        heading = tr("Second opinion", grade.lang)
+        self.app.push_screen(FeedbackScreen(grade, self.question, then=_("Back"), heading=heading))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
@@ -449,9 +450,24 @@ class InterviewScreen(Screen[None]):
             ends_drill = last and self._single_drill()
             then = _("Back to Home") if ends_drill else _("Summary") if last else _("Next question")
             due = self.services.store().card_due(question.id)
-            self.app.push_screen(FeedbackScreen(grade, question, then=then, due=due), lambda _=None: self._next())
+            feedback = FeedbackScreen(grade, question, then=then, due=due, second_opinion=self._second_opinion_for(grade))
+            self.app.push_screen(feedback, lambda _=None: self._next())
         else:
             self._next()
+
+    def _second_opinion_for(self, grade: Grade) -> Callable[[], Awaitable[Grade]] | None:
+        """With a model configured, an offline grade can be checked by the LLM examiner from its feedback (key o)."""
+        from interviewer.examiners.factory import ExaminerChoice
+
+        if grade.examiner != "offline" or grade.verdict == "no answer":
+            return None
+        if not ExaminerChoice.from_config(self.services.config, "llm").model:
+            return None
+
+        async def ask() -> Grade:
+            return await self.interview.second_opinion(self.services.examiner("llm"))
+
+        return ask
 
     def _single_drill(self) -> bool:
         return self.interview.plan.mode == "drill" and len(self.interview.record.questions) == 1

@@ -61,7 +61,10 @@ def summary_markdown(record: SessionRecord, services: Services) -> str:
             penalties.append(f"−{sum(m.penalty for m in g.misconceptions):g} " + _("misconceptions"))
         if g.hint_penalty:
             penalties.append(f"−{g.hint_penalty:g} " + _("hints"))
-        lines.append(f"| {md_escape(name)} | {g.overall:.1f} | `{bar(g.overall / 10)}` | {', '.join(penalties)} |")
+        score = f"{g.overall:.1f}"
+        if q.second_opinion is not None:  # shown beside the grade of record, which the mean and reviews keep
+            score += " (" + _("second opinion {score}").format(score=f"{q.second_opinion.overall:.1f}") + ")"
+        lines.append(f"| {md_escape(name)} | {score} | `{bar(g.overall / 10)}` | {', '.join(penalties)} |")
         points = sorted((c.score / c.max, c.statement or c.id) for c in g.criteria if c.score / c.max < 0.5)
         if points:
             weak.append((q.question_id, points[:2]))
