@@ -10,6 +10,7 @@ from interviewer.config import Config
 from interviewer.tui.app import InterviewerApp
 from interviewer.tui.services import Services
 from tests.conftest import FIXTURES
+from tests.llm.conftest import fake_llm  # noqa: F401  (the local fake model server, for TUI tests with a model)
 
 
 async def settle_home(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from interviewer.config import Config
 from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.services import Services
 from tests.conftest import FIXTURES
-from tests.llm.conftest import FAKE_KEY, MODEL
+from tests.llm.conftest import MODEL
 from tests.llm.fakeserver import FakeLLM, Reply
 from tests.llm.oracle import Oracle
 from tests.tui.conftest import FrozenClock
 from tests.tui.test_flows import start, type_answer
 
 ANSWER = "GRPO subtracts the group's mean reward as the baseline instead of a critic."
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    s = FakeLLM()
-    yield s
-    s.close()
 
 
 def _services(tmp_path: Path, server: FakeLLM | None) -> Services:
@@ -48,7 +37,8 @@ async def _offline_feedback(pilot) -> FeedbackScreen:  # type: ignore[no-untyped
     return screen
 
 
-async def test_second_opinion_is_shown_and_kept_beside_the_grade(tmp_path: Path, server: FakeLLM) -> None:
+async def test_second_opinion_is_shown_and_kept_beside_the_grade(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    server = fake_llm
     services = _services(tmp_path, server)
     server.responder = Oracle(services.bank())
     app = _app(services)
@@ -81,7 +71,8 @@ async def test_second_opinion_is_shown_and_kept_beside_the_grade(tmp_path: Path,
     assert any("Task:" in seen.user for seen in server.requests)  # the model was really asked, over HTTP
 
 
-async def test_a_failed_second_opinion_says_why_and_keeps_the_grade(tmp_path: Path, server: FakeLLM) -> None:
+async def test_a_failed_second_opinion_says_why_and_keeps_the_grade(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    server = fake_llm
     services = _services(tmp_path, server)
     server.script(*[Reply.fail(400, "model 'test-model' does not exist")] * 4)
     app = _app(services)
