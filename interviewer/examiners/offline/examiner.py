@@ -32,7 +32,7 @@ from interviewer.examiners.offline.text import (
     split_clauses,
     split_sentences,
 )
-from interviewer.examiners.offline.topic import on_topic, unjudged
+from interviewer.examiners.offline.topic import unjudged
 from interviewer.i18n import ntr, tr
 
 COVERED = 0.75  # a key point counts as covered at this fraction of its weight
@@ -59,7 +59,7 @@ class Analysis:
     contradictions: list[Contradiction] = field(default_factory=list)
     specificity: float = 0.0  # 0..1: numbers, formulas, named methods
     density: float = 0.0  # share of the answer's sentences that carry evidence
-    silent: list[str] = field(default_factory=list)  # sentences about the question that neither earn nor lose anything
+    unmatched: list[str] = field(default_factory=list)  # explaining sentences that neither earn nor lose anything
 
     def coverage(self) -> dict[str, float]:
         return {c.id: c.score / c.max for c in self.criteria}
@@ -163,8 +163,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     evidenced = {s for s in load if s not in wrong_sentences}
     density = len(evidenced & set(content)) / len(content) if content else 0.0
     unmatched = [kept[i].text for i in content if i not in evidenced and i not in wrong_sentences and i not in denying]
-    silent = on_topic(unmatched, question, lang)
-    return Analysis(criteria, found, dropped, contradictions, specificity(text), density, silent)
+    return Analysis(criteria, found, dropped, contradictions, specificity(text), density, unmatched)
 
 
 @dataclass
@@ -287,7 +286,8 @@ class OfflineExaminer(Examiner):
             hint_penalty=HINT_PENALTY * exchange.hints_used,
             note=" ".join(notes) or None,
         )
-        return grade.model_copy(update={"unjudged": unjudged(analysis.silent, grade.overall)})
+        listed = unjudged(analysis.unmatched, exchange.question, exchange.lang, grade.overall)
+        return grade.model_copy(update={"unjudged": listed})
 
 
 def grade_text(question: Question, text: str, lang: str = "en") -> Grade:

@@ -58,11 +58,13 @@ def on_topic(sentences: list[str], question: Question, lang: str) -> list[str]:
     return [s for s in sentences if len(content_words(s, lang) & vocabulary) >= ON_TOPIC_WORDS]
 
 
-def unjudged(on_topic_silent: list[str], overall: float) -> list[str]:
-    """What the grade lists as not judged: empty unless there are enough of them and the grade is middling."""
-    if len(on_topic_silent) < UNJUDGED_MIN or overall > UNJUDGED_MAX_SCORE:
+def unjudged(unmatched: list[str], question: Question, lang: str, overall: float) -> list[str]:
+    """What the grade lists as not judged: the unmatched sentences about the question, when there are
+    UNJUDGED_MIN of them or more and the grade is middling (else nothing: the topic is read only then)."""
+    if len(unmatched) < UNJUDGED_MIN or overall > UNJUDGED_MAX_SCORE:
         return []
-    return on_topic_silent
+    about = on_topic(unmatched, question, lang)
+    return about if len(about) >= UNJUDGED_MIN else []
 
 
 __all__ = ["ON_TOPIC_WORDS", "UNJUDGED_MAX_SCORE", "UNJUDGED_MIN", "content_words", "on_topic", "question_words", "unjudged"]
