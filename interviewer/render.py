@@ -23,6 +23,13 @@ _LABELS = {
     "note": N_("Note"),
     "unjudged": N_("Not matched to the rubric"),
 }
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The feedback labels in `lang` (the grade's own language, whatever the UI shows)."""
+    return {key: tr(text, lang) for key, text in _LABELS.items()}
+
+
 UNJUDGED_SHOWN = 5  # sentences quoted under "Not matched to the rubric"; the rest are counted
 
 
@@ -36,9 +43,6 @@ def unjudged_lines(grade: Grade) -> list[str]:
     if (more := len(grade.unjudged) - UNJUDGED_SHOWN) > 0:
         out.append(ntr("… and {n} more sentence", "… and {n} more sentences", more, lang).format(n=more))
     return out
-def labels(lang: str) -> dict[str, str]:
-    """The feedback labels in `lang` (the grade's own language, whatever the UI shows)."""
-    return {key: tr(text, lang) for key, text in _LABELS.items()}
 
 
 def bar(fraction: float, width: int = 10) -> str:
