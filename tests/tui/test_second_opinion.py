@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interviewer.config import Config
+from interviewer.examiners.grade import Grade
 from interviewer.tui.screens.feedback import FeedbackScreen
 from interviewer.tui.services import Services
 from tests.conftest import FIXTURES
@@ -93,3 +94,23 @@ async def test_without_a_model_there_is_no_second_opinion_key(tmp_path: Path) ->
     async with app.run_test(size=(100, 30)) as pilot:
         first = await _offline_feedback(pilot)
         assert "o" not in first._bindings.key_to_bindings
+
+
+async def test_the_not_matched_notice_names_the_key_when_a_model_can_answer(make_app, bank) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.examiners.offline.examiner import grade_text
+    from tests.test_offline_unjudged import PLAIN
+    from tests.tui.conftest import settle_home
+
+    question = bank.get("algo-03")
+    grade = grade_text(question, PLAIN["it"], "it")
+
+    async def never() -> Grade:
+        raise AssertionError("not asked in this test")
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle_home(pilot)
+        app.push_screen(FeedbackScreen(grade, question, second_opinion=never))
+        await pilot.pause()
+        notice = app.screen.query_one("#unjudged-notice").render().plain
+        assert "non corrispondono a nessun punto dei criteri" in notice and "Premi o per un secondo parere" in notice

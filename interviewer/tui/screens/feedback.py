@@ -94,8 +94,10 @@ class FeedbackScreen(Screen[None]):
                 notice = ntr("{n} sentence about the question matched no rubric point: see “{label}” below.",
                              "{n} sentences about the question matched no rubric point: see “{label}” below.",
                              len(g.unjudged), g.lang)
-                yield Static(Text(notice.format(n=len(g.unjudged), label=labels(g.lang)["unjudged"]), style="bold yellow"),
-                             id="unjudged-notice")
+                notice = notice.format(n=len(g.unjudged), label=labels(g.lang)["unjudged"])
+                if self._second_opinion is not None:
+                    notice += " " + tr("Press o for a second opinion from the LLM examiner.", g.lang)
+                yield Static(Text(notice, style="bold yellow"), id="unjudged-notice")
             yield Static(rubric_table(g), id="rubric-table")
             # below the table: misconceptions, what a strong answer adds, references (wrapped for CJK)
             yield Static(blocks(grade_markdown(g, self.question, table=False)), id="feedback-details")
