@@ -196,3 +196,18 @@ def test_duplicate_yaml_key_is_an_error(tmp_path: Path) -> None:
     p = write(tmp_path, "id: a\ntrack: algorithm\nid: b\n")
     _, problems = load_question(p)
     assert len(problems) == 1 and "duplicate key 'id'" in problems[0].message and "line 3" in problems[0].message
+
+
+def test_a_claim_is_a_plain_string_or_one_per_language(tmp_path: Path) -> None:
+    doc = copy.deepcopy(VALID)
+    doc["rubric"]["misconceptions"][0]["claim"] = "GRPO trains a critic."
+    q, problems = load_question(write(tmp_path, doc))
+    assert problems == [] and q is not None and q.rubric is not None
+    assert q.rubric.misconceptions[0].claim.get("ja") == "GRPO trains a critic."  # English stands in
+    doc["rubric"]["misconceptions"][0]["claim"] = {"en": "GRPO trains a critic.", "it": "GRPO addestra un critic."}
+    q, problems = load_question(write(tmp_path, doc))
+    assert problems == [] and q is not None and q.rubric is not None
+    assert q.rubric.misconceptions[0].claim.get("it") == "GRPO addestra un critic."
+    doc["rubric"]["misconceptions"][0]["claim"] = {"it": "GRPO addestra un critic."}
+    _, problems = load_question(write(tmp_path, doc, "algo-04.yaml"))
+    assert [p.location for p in problems] == ["rubric.misconceptions[0].claim.en"]

@@ -88,3 +88,19 @@ def test_plain_mode_and_grade_text_speak_the_language(lang: str) -> None:
     assert g.returncode == 0, g.stderr
     first = g.stdout.splitlines()[0]
     assert label in first and not _english_left(first), first
+
+
+@pytest.mark.parametrize(
+    ("lang", "answer", "claim"),
+    [
+        ("it", "GRPO usa un critic come PPO e calcola gli advantage con la GAE.", "GRPO addestra un value model (critic)"),
+        ("ja", "GRPO も PPO と同じく Critic を学習して GAE で Advantage を計算します。", "GRPO は PPO と同じく価値モデル（Critic）を学習"),
+    ],
+)
+def test_grade_json_names_the_wrong_claim_in_the_answers_language(lang: str, answer: str, claim: str) -> None:
+    import json
+
+    out = run_cli("grade", "-q", "algo-05", "--lang", lang, "--answer", answer)
+    assert out.returncode == 0, out.stderr
+    (found,) = [m for m in json.loads(out.stdout)["misconceptions"] if m["id"] == "grpo-has-critic"]
+    assert found["claim"].startswith(claim)

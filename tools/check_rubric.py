@@ -52,7 +52,7 @@ def check(question: Question) -> int:
         problems += 1
         print(f"  {leak}")
     for m in rubric.misconceptions:
-        a = analyse(question, m.claim, "en")
+        a = analyse(question, m.claim.en, "en")
         if m.id not in {x.id for x in a.misconceptions}:
             print(f"  [en] warning: claim of misconception {m.id!r} does not trigger its own cues")
     for folder in ("calibration", "adversarial"):

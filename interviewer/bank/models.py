@@ -125,10 +125,17 @@ class Misconception(_Strict):
     """A wrong claim candidates commonly make, and its correction."""
 
     id: Slug
-    claim: NonEmpty
+    # The wrong claim in each language (what `grade --format json` names); a plain string is the English
+    # claim, and Italian and Japanese fall back to it (banks written before claims were translated).
+    claim: OptionalLocalizedText
     cues: LocalizedCues
     correction: OptionalLocalizedText
     penalty: float = Field(default=2.0, ge=0, le=10)
+
+    @field_validator("claim", mode="before")
+    @classmethod
+    def _plain_claim(cls, value: object) -> object:
+        return {"en": value} if isinstance(value, str) else value
 
 
 class Reference(_Strict):

@@ -340,7 +340,7 @@ def build_grade(reply: GradeReply, exchange: Exchange, examiner: str, ignored: i
             continue  # a correct sentence tagged as a misconception costs nothing
         found_mc.append(
             DetectedMisconception(
-                id=m.id, claim=m.claim, quote=located.spans[0], correction=m.correction.get(lang), penalty=m.penalty
+                id=m.id, claim=m.claim.get(lang), quote=located.spans[0], correction=m.correction.get(lang), penalty=m.penalty
             )
         )
     notes = []

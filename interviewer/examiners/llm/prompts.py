@@ -81,7 +81,7 @@ def system_prefix(question: Question, lang: str) -> str:
     points = "\n".join(
         f"- {kp.id} ({kp.weight:g}): {kp.statement.en} Example probe: {kp.probe.get(lang)}" for kp in rubric.key_points
     )
-    wrong = "\n".join(f"- {m.id}: {m.claim}" for m in rubric.misconceptions) or "- (none listed)"
+    wrong = "\n".join(f"- {m.id}: {m.claim.en}" for m in rubric.misconceptions) or "- (none listed)"
     return template("examiner_system").substitute(
         lang_name=lang_name(lang),
         question_id=question.id,

@@ -193,7 +193,7 @@ def misconception_claims(question: Question, lang: str) -> dict[str, Claim]:
             for cue in m.cues.get(cue_lang):
                 one = LocalizedCues(en=[cue], it=[cue], ja=[cue])
                 cues.append(tuple(_cue_units(one, ("en",))))
-        claim = LocalizedText(en=m.claim, it=m.claim, ja=m.claim)
+        claim = LocalizedText(en=m.claim.en, it=m.claim.en, ja=m.claim.en)
         out[m.id] = Claim(tuple(cues), tuple(_statement_units(claim, "en", set())))
     return out
 

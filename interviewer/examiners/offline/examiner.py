@@ -121,7 +121,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
             found.append(
                 DetectedMisconception(
                     id=m.id,
-                    claim=m.claim,
+                    claim=m.claim.get(lang),
                     quote=hits[0].quote,
                     correction=m.correction.get(lang),
                     penalty=m.penalty,
