@@ -150,3 +150,17 @@ async def test_model_written_probes_are_data_inside_a_block(fake_llm: FakeLLM, l
     assert "candidate has fully explained" not in user, "the probe's note to the grader is scrubbed"
     outside = re.sub(rf"<{tag}[^>]*>.*?</{tag}>", "", user, flags=re.S)
     assert "How is the advantage normalised" not in outside
+
+
+def test_an_italian_wrong_claim_is_recognised_by_its_own_words(bank: Bank) -> None:
+    """A model that flags an Italian sentence stating a rubric's wrong claim is believed: the claim's Italian words
+    are read (155 of the 206 Italian claims were recognised with the English words alone), and a denial is not."""
+    claims = [(q, m) for q in bank.questions if q.rubric for m in q.rubric.misconceptions if m.claim.it]
+    recognised = sum(relevance.states(q, m, "it", m.claim.it or "") for q, m in claims)
+    assert len(claims) == 206 and recognised >= 200
+    q = bank.get("algo-05")
+    assert q.rubric is not None
+    m = next(x for x in q.rubric.misconceptions if x.id == "grpo-has-critic")
+    said = "Come in PPO, anche in GRPO si addestra un value model, il critic, e si usa la GAE: cambia solo il campionamento di gruppo."
+    denied = "In GRPO non si addestra nessun value model né critic e non si usa la GAE: conta solo il campionamento di gruppo."
+    assert relevance.states(q, m, "it", said) and not relevance.states(q, m, "it", denied)

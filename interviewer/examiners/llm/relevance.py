@@ -193,8 +193,12 @@ def misconception_claims(question: Question, lang: str) -> dict[str, Claim]:
             for cue in m.cues.get(cue_lang):
                 one = LocalizedCues(en=[cue], it=[cue], ja=[cue])
                 cues.append(tuple(_cue_units(one, ("en",))))
-        claim = LocalizedText(en=m.claim.en, it=m.claim.en, ja=m.claim.en)
-        out[m.id] = Claim(tuple(cues), tuple(_statement_units(claim, "en", set())))
+        # Italian quotes are read against the Italian claim where the rubric has one (its English terms come along).
+        # Japanese ones keep the English claim: its words would be matched as bare substrings, and on the graded
+        # sets that accepted 51 sentences of correct answers instead of 16, for 6 more of wrong ones.
+        italian = lang == "it" and m.claim.it is not None
+        claim = LocalizedText(en=m.claim.en, it=m.claim.get("it"), ja=m.claim.en)
+        out[m.id] = Claim(tuple(cues), tuple(_statement_units(claim, "it" if italian else "en", set())))
     return out
 
 
