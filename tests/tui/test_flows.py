@@ -325,3 +325,13 @@ async def test_feedback_names_the_sentences_it_could_not_judge_before_the_table(
         notice = app.screen.query_one("#unjudged-notice")
         assert f"{len(grade.unjudged)}文がどの評価基準にも一致しませんでした" in notice.render().plain
         assert notice.region.y < 5  # on the first screen, above the rubric table a 0.0 heads
+
+
+def test_drill_feedback_after_a_reply_says_when_sentences_matched_nothing(bank) -> None:  # type: ignore[no-untyped-def]
+    from interviewer.examiners.offline.examiner import grade_text
+    from interviewer.tui.screens.interview import interim_feedback
+    from tests.test_offline_unjudged import PLAIN, TEXTBOOK
+
+    plain = interim_feedback(grade_text(bank.get("algo-03"), PLAIN["en"], "en"))
+    assert "? 5 of your sentences matched no key point: the offline examiner may not know their wording." in plain
+    assert "matched no key point" not in interim_feedback(grade_text(bank.get("algo-03"), TEXTBOOK, "en"))

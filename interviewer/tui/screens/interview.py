@@ -121,6 +121,11 @@ def interim_feedback(grade: Grade) -> str:
             "  "
             + ngettext("{n} key point not covered yet.", "{n} key points not covered yet.", missing).format(n=missing)
         )
+    if grade.unjudged:  # a drill probes on; say that the examiner may simply not know the wording
+        n = len(grade.unjudged)
+        lines.append("  ? " + ngettext(
+            "{n} of your sentences matched no key point: the offline examiner may not know its wording.",
+            "{n} of your sentences matched no key point: the offline examiner may not know their wording.", n).format(n=n))
     return "\n".join(lines)
 
 
