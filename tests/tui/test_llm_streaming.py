@@ -14,6 +14,12 @@ from interviewer.tui.services import Services
 from tests.llm.conftest import FAKE_KEY, make
 from tests.llm.fakeserver import FakeLLM, Reply
 
+# litellm touches deprecated pydantic attributes and ReadOnly TypedDicts: its business, not a test failure
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:litellm.*"),
+    pytest.mark.filterwarnings("ignore:Item .* is using the `ReadOnly` qualifier:UserWarning"),
+]
+
 PROBE = "baseline-variance\nWhat does subtracting the baseline change about the gradient, and what does it leave alone?"
 CHUNKS = [PROBE[:18], *[PROBE[i : i + 12] for i in range(18, len(PROBE), 12)]]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from interviewer.config import Config
 from interviewer.examiners.grade import Grade
 from interviewer.tui.screens.feedback import FeedbackScreen
@@ -14,6 +16,12 @@ from tests.llm.fakeserver import FakeLLM, Reply
 from tests.llm.oracle import Oracle
 from tests.tui.conftest import FrozenClock
 from tests.tui.test_flows import start, type_answer
+
+# litellm touches deprecated pydantic attributes and ReadOnly TypedDicts: its business, not a test failure
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:litellm.*"),
+    pytest.mark.filterwarnings("ignore:Item .* is using the `ReadOnly` qualifier:UserWarning"),
+]
 
 ANSWER = "GRPO subtracts the group's mean reward as the baseline instead of a critic."
 
