@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from interviewer.evaluation import Agreement, Scored, scatter
+from interviewer.evaluation import UNDER_GRADED, Agreement, Scored, scatter
 
 
 @dataclass
@@ -63,6 +63,10 @@ def summary_lines(a: Agreement, run: RunInfo) -> list[str]:
     if a.fluent_wrong_below_partial[1]:
         out.append(f"fluent-but-wrong below partial, every pair: {_share(a.fluent_wrong_below_partial)}")
         out.append(f"fluent-but-wrong below partial, question means: {_share(a.fluent_wrong_below_partial_means)}")
+    listed, hits, under = a.unjudged
+    if listed:
+        out.append(f"'not matched to the rubric' list: on {listed} answers; {hits} of them graded {UNDER_GRADED:g}+ points "
+                   f"below the reference ({hits / listed:.0%}), {hits} of the {under} answers graded that low")
     if a.mean_spread is not None:
         out.append(f"self-consistency spread of the score: mean {a.mean_spread:.2f}, max {a.max_spread or 0:.2f} "
                    "(0 = every sample agreed)")

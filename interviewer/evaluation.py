@@ -96,6 +96,9 @@ def mae(ref: Sequence[float], got: Sequence[float]) -> float:
     return statistics.fmean(abs(x - y) for x, y in zip(ref, got, strict=True)) if ref else math.nan
 
 
+UNDER_GRADED = 2.0  # points below the reference that make a grade too low, for the unjudged-list figure
+
+
 @dataclass(frozen=True)
 class Scored:
     """One graded answer: its reference grade and the examiner's score (both 0..10)."""
@@ -108,6 +111,7 @@ class Scored:
     score: float
     kind: str | None = None
     spread: float | None = None  # max - min of the overall over self-consistency samples
+    unjudged: bool = False  # the offline grade listed sentences it could not judge (Grade.unjudged)
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,9 @@ class Agreement:
     fluent_wrong_below_partial_means: tuple[int, int] = (0, 0)
     mean_spread: float | None = None
     max_spread: float | None = None
+    #: the offline "not matched to the rubric" list: (answers with it, of those graded >= UNDER_GRADED below the
+    #: reference, answers graded that far below); how well it points at grades that are too low
+    unjudged: tuple[int, int, int] = (0, 0, 0)
 
 
 def _groups(items: Iterable[Scored], key: str) -> dict[str, Group]:
@@ -201,6 +208,8 @@ def agreement(items: Sequence[Scored]) -> Agreement:
         fluent_wrong_below_partial_means=means,
         mean_spread=statistics.fmean(spreads) if spreads else None,
         max_spread=max(spreads) if spreads else None,
+        unjudged=(sum(s.unjudged for s in items), sum(s.unjudged and s.ref - s.score >= UNDER_GRADED for s in items),
+                  sum(s.ref - s.score >= UNDER_GRADED for s in items)),
     )
 
 

@@ -92,3 +92,20 @@ def test_set_answers_meet_the_batch_limits_before_anything_is_graded(tmp_path: P
     assert r.returncode == 2
     assert f"{path}:4: answer: the answer has {MAX_ANSWER_CHARS + 1:,} characters; the limit is {MAX_ANSWER_CHARS:,}" in r.stderr
     assert f"{path}:5: invalid JSON" in r.stderr
+
+
+def test_eval_reports_how_well_the_not_matched_list_finds_low_grades(tmp_path: Path) -> None:
+    from tests.test_offline_unjudged import PLAIN, TEXTBOOK
+
+    rows = [{"id": f"plain-{lang}", "question_id": "algo-03", "answer": text, "lang": lang, "ref_score": 7.5, "kind": "paraphrase"}
+            for lang, text in PLAIN.items()]
+    rows.append({"id": "textbook", "question_id": "algo-03", "answer": TEXTBOOK, "lang": "en", "ref_score": 8, "kind": "good"})
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    r = run_cli("eval", "--set", str(path), "--examiner", "offline", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["agreement"]["unjudged"] == [3, 3, 3]  # the three plain-words answers: listed, and graded far too low
+    assert [a["unjudged"] for a in report["answers"]] == [True, True, True, False]
+    text = run_cli("eval", "--set", str(path), "--examiner", "offline").stdout
+    assert "'not matched to the rubric' list: on 3 answers; 3 of them graded 2+ points below the reference (100%)" in text
