@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import socket
 import sqlite3
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from interviewer.engine.record import SessionRecord
 from interviewer.storage.review import parse_time, review
 
 SCHEMA_VERSION = 2
+T = TypeVar("T")
 
 # Forward migrations: MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: dict[int, list[str]] = {
@@ -140,12 +143,26 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _serialised(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a Store method holding its lock: one connection, many threads (see Store.__init__)."""
+
+    @functools.wraps(method)
+    def run(self: Store, *args: Any, **kwargs: Any) -> T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 class Store:
     """The app's SQLite database."""
 
     def __init__(self, path: Path, read_only_ok: bool = False) -> None:
         """Open (or create) the database; `read_only_ok`: on a read-only file system, open an existing
         database for reading only (history, reports), and refuse writes with StoreReadOnly."""
+        # The TUI reads the store from worker threads while the UI thread writes to it or closes it at exit:
+        # every use of the shared connection holds this lock, so a query never runs on a closing connection.
+        self._lock = threading.RLock()
         self.path = path
         # Identifies this Store's leases: two stores on one file (or two processes) differ.
         self.lease_token = uuid.uuid4().hex
@@ -167,8 +184,7 @@ class Store:
             raise _fs_error(path, exc) or StoreError(f"{path}: cannot create the database: {exc.strerror or exc}; "
                                                      f"{_where_to_go()}") from None
         try:
-            # The TUI opens the store in a worker thread and uses it on the UI thread;
-            # calls are serialised by the app, so sharing the connection is safe.
+            # Opened in a worker thread and used from several (check_same_thread=False): see self._lock.
             self.conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
             self.conn.execute("PRAGMA journal_mode = WAL")
@@ -202,6 +218,7 @@ class Store:
                                 f"file system; {_where_to_go()}")
         self.read_only = True
 
+    @_serialised
     def close(self) -> None:
         if self._leased:  # history, report, stats... never take a lease: no write transaction on close
             try:
@@ -223,6 +240,10 @@ class Store:
         if self.read_only:
             raise StoreReadOnly(f"{self.path}: cannot write there: {self.path.parent} is on a read-only file "
                                 f"system (the database itself is intact); {_where_to_go()}")
+        with self._lock:
+            yield from self._transaction()
+
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -259,6 +280,7 @@ class Store:
             version += 1
 
     # -- leases: one writer per unfinished interview ----------------------------
+    @_serialised
     def claim(self, session_id: str) -> None:
         """Take (or renew) this store's lease on an interview; SessionBusy if a live process holds it.
 
@@ -297,6 +319,7 @@ class Store:
         self._leased = True
 
     # -- sessions ---------------------------------------------------------------
+    @_serialised
     def save_session(self, record: SessionRecord) -> None:
         """Commit the whole record (one transaction); SessionBusy if another live process has it open."""
         from interviewer.engine.record import now
@@ -355,6 +378,7 @@ class Store:
             (question_id, card, due, at),
         )
 
+    @_serialised
     def rebuild_cards(self) -> None:
         """Replay every graded question in time order (after an import)."""
         with self.transaction() as conn:
@@ -374,6 +398,7 @@ class Store:
                 )
                 self._apply_review(conn, qid, score, at)
 
+    @_serialised
     def due(self, at: str | None = None) -> list[tuple[str, str, float]]:
         """(question_id, due, last score) of the cards due now, weakest first."""
         from interviewer.engine.record import now
@@ -387,14 +412,17 @@ class Store:
         ).fetchall()
         return sorted(((q, d, float(s)) for q, d, s in rows), key=lambda r: (r[2], r[1], r[0]))
 
+    @_serialised
     def card_due(self, question_id: str) -> str | None:
         """When this question comes back for review (ISO time), or None if it was never graded."""
         row = self.conn.execute("SELECT due FROM cards WHERE question_id = ?", (question_id,)).fetchone()
         return str(row[0]) if row else None
 
+    @_serialised
     def cards(self) -> list[tuple[str, str]]:
         return [(q, d) for q, d in self.conn.execute("SELECT question_id, due FROM cards ORDER BY due")]
 
+    @_serialised
     def reviews(self) -> list[tuple[str, str, float, str]]:
         """(session_id, question_id, score, reviewed_at) in time order."""
         return [
@@ -405,6 +433,7 @@ class Store:
         ]
 
     # -- backup ------------------------------------------------------------------
+    @_serialised
     def export_all(self) -> dict[str, Any]:
         from interviewer import __version__
         from interviewer.engine.record import now
@@ -419,6 +448,7 @@ class Store:
             "settings": {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM settings")},
         }
 
+    @_serialised
     def import_all(self, data: dict[str, Any]) -> int:
         """Merge a backup: sessions by id (idempotent), then rebuild the review cards."""
         if not isinstance(data, dict) or data.get("format") != "interviewer-backup":
@@ -433,12 +463,14 @@ class Store:
         self.rebuild_cards()
         return len(records)
 
+    @_serialised
     def load_session(self, session_id: str) -> SessionRecord:
         row = self.conn.execute("SELECT record FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is None:
             raise KeyError(session_id)
         return SessionRecord.model_validate_json(row[0])
 
+    @_serialised
     def sessions(self, unfinished_only: bool = False) -> list[SessionRecord]:
         sql = "SELECT record FROM sessions"
         if unfinished_only:
@@ -446,6 +478,7 @@ class Store:
         sql += " ORDER BY created_at, id"
         return [SessionRecord.model_validate_json(r[0]) for r in self.conn.execute(sql)]
 
+    @_serialised
     def latest_unfinished(self) -> SessionRecord | None:
         row = self.conn.execute(
             "SELECT record FROM sessions WHERE finished_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT 1"
@@ -453,10 +486,12 @@ class Store:
         return SessionRecord.model_validate_json(row[0]) if row else None
 
     # -- settings (last choices of the TUI) -----------------------------------
+    @_serialised
     def get_setting(self, key: str, default: Any = None) -> Any:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
 
+    @_serialised
     def set_setting(self, key: str, value: Any) -> None:
         with self.transaction() as conn:
             conn.execute(
