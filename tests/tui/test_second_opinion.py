@@ -122,3 +122,25 @@ async def test_the_not_matched_notice_names_the_key_when_a_model_can_answer(make
         await pilot.pause()
         notice = app.screen.query_one("#unjudged-notice").render().plain
         assert "non corrispondono a nessun punto dei criteri" in notice and "Premi o per un secondo parere" in notice
+
+
+async def test_pressing_o_again_while_the_model_answers_sends_no_second_request(tmp_path: Path, fake_llm: FakeLLM) -> None:
+    services = _services(tmp_path, fake_llm)
+    oracle = Oracle(services.bank())
+
+    def slow(seen):  # type: ignore[no-untyped-def]
+        reply = oracle(seen)
+        reply.delay = 0.5
+        return reply
+
+    fake_llm.responder = slow
+    app = _app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        first = await _offline_feedback(pilot)
+        await pilot.press("o")
+        await pilot.pause(0.1)
+        await pilot.press("o")
+        await first.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, FeedbackScreen) and app.screen.grade.examiner == MODEL
+    assert sum("Task:" in seen.user for seen in fake_llm.requests) == 1

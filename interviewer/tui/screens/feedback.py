@@ -109,9 +109,10 @@ class FeedbackScreen(Screen[None]):
     def action_continue(self) -> None:
         self.dismiss(None)
 
-    @work(exclusive=True, group="second-opinion")
+    @work(group="second-opinion")
     async def action_second_opinion(self) -> None:
-        """Ask the LLM examiner to grade the same answer; show its feedback on top of this one (Enter comes back)."""
+        """Ask the LLM examiner to grade the same answer; show its feedback on top of this one (Enter comes back).
+        A press while the model is still answering is ignored (`_asking`), never a second request."""
         if self._second_opinion is None or self._asking:
             return
         self._asking = True
