@@ -30,8 +30,10 @@ def screen_text(app: InterviewerApp) -> str:
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Workers done, and Home loaded if it is showing: its loader starts on a timer after the first paint, so
+    waiting for workers alone can return before it has begun (a CI run pressed Ctrl+R before Home knew of the
+    unfinished interview)."""
+    await settle_home(pilot)
 
 
 # -- 1. the first draft and Ctrl+E --------------------------------------------------------
