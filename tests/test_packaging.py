@@ -37,6 +37,8 @@ def test_wheel_ships_bank_and_prompts(tmp_path: Path) -> None:
         "label, text = builtin_set(); assert len(parse_set(label, text, load_bank())) == 210;"
         "from interviewer.bank.lexicon import builtin_lexicon, builtin_lexicon_path;"
         f"assert str(builtin_lexicon_path()).startswith({str(target)!r}) and len(builtin_lexicon().concepts) > 100;"
+        "from interviewer.examiners.offline.resemblance import EXEMPLARS;"
+        f"assert str(EXEMPLARS).startswith({str(target)!r}) and EXEMPLARS.is_file(), EXEMPLARS;"
         "print(len(load_bank()))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}

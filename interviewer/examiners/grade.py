@@ -73,6 +73,10 @@ class Grade(BaseModel):
         description="the candidate's sentences about the question that the offline examiner matched to nothing: "
         "they earned nothing and may state key points in other words (worth a second opinion)",
     )
+    resemblance: float | None = Field(
+        default=None, ge=0, le=10,
+        description="offline: the reference grade of the closest graded example answers, when resemblance to them raised the score",
+    )
     samples: int = Field(default=1, ge=1, description="LLM grades combined (self-consistency, --samples)")
     spread: float | None = Field(default=None, ge=0, description="max - min of the overall over the samples")
 

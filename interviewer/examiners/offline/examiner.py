@@ -19,9 +19,10 @@ from interviewer.examiners.grade import (
     Grade,
     finish_grade,
 )
+from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
-from interviewer.examiners.offline.scoring import calibrated
+from interviewer.examiners.offline.scoring import calibrated, load_model, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
@@ -60,6 +61,7 @@ class Analysis:
     specificity: float = 0.0  # 0..1: numbers, formulas, named methods
     density: float = 0.0  # share of the answer's sentences that carry evidence
     unmatched: list[str] = field(default_factory=list)  # explaining sentences that neither earn nor lose anything
+    explaining: list[str] = field(default_factory=list)  # sentences that explain (not lists, fragments or pleas)
 
     def coverage(self) -> dict[str, float]:
         return {c.id: c.score / c.max for c in self.criteria}
@@ -163,7 +165,8 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     evidenced = {s for s in load if s not in wrong_sentences}
     density = len(evidenced & set(content)) / len(content) if content else 0.0
     unmatched = [kept[i].text for i in content if i not in evidenced and i not in wrong_sentences and i not in denying]
-    return Analysis(criteria, found, dropped, contradictions, specificity(text), density, unmatched)
+    explaining = [kept[i].text for i, q in enumerate(quality) if q >= 1.0]
+    return Analysis(criteria, found, dropped, contradictions, specificity(text), density, unmatched, explaining)
 
 
 @dataclass
@@ -273,7 +276,20 @@ class OfflineExaminer(Examiner):
                     exchange.lang,
                 ).format(n=n)
             )
-        criteria, misconceptions = calibrated(analysis, exchange.lang)
+        lift = self._lift(exchange, analysis)
+        criteria, misconceptions = calibrated(analysis, exchange.lang, lift=lift)
+        if lift is not None:
+            found = lift.resemblance
+            notes.append(
+                ntr(
+                    "Part of this score comes from the answer's resemblance to the closest graded example answer "
+                    "to this question (graded {grade:.1f}); rows marked uncertain may have been credited that way.",
+                    "Part of this score comes from the answer's resemblance to the {n} closest graded example answers "
+                    "to this question (graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
+                    found.neighbours,
+                    exchange.lang,
+                ).format(n=found.neighbours, grade=found.grade)
+            )
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
         grade = finish_grade(
@@ -286,8 +302,25 @@ class OfflineExaminer(Examiner):
             hint_penalty=HINT_PENALTY * exchange.hints_used,
             note=" ".join(notes) or None,
         )
-        listed = unjudged(analysis.unmatched, exchange.question, exchange.lang, grade.overall)
-        return grade.model_copy(update={"unjudged": listed})
+        quoted = set(lift.soft.values()) if lift is not None else set()
+        listed = unjudged([s for s in analysis.unmatched if s not in quoted], exchange.question, exchange.lang, grade.overall)
+        return grade.model_copy(update={
+            "unjudged": listed, "resemblance": lift.resemblance.grade if lift is not None else None,
+        })
+
+    @staticmethod
+    def _lift(exchange: Exchange, analysis: Analysis) -> resemblance.Lift | None:
+        """Credit by resemblance to graded examples, read from the sentences that explain, for an answer in
+        which the matcher found no error and nothing addressed to the grader: no benefit of the doubt otherwise."""
+        if analysis.misconceptions or analysis.contradictions or analysis.dropped:
+            return None
+        if len(analysis.explaining) < resemblance.MIN_SENTENCES:
+            return None
+        explaining = set(analysis.explaining)
+        return resemblance.lift(
+            exchange.question, exchange.lang, " ".join(analysis.explaining), row_points(analysis, load_model()),
+            [c.id for c in analysis.criteria if c.score == 0], [s for s in analysis.unmatched if s in explaining],
+        )
 
 
 def grade_text(question: Question, text: str, lang: str = "en") -> Grade:

@@ -35,6 +35,7 @@ from interviewer.i18n import tr
 
 if TYPE_CHECKING:
     from interviewer.examiners.offline.examiner import Analysis
+    from interviewer.examiners.offline.resemblance import Lift
 
 COEFFICIENTS = Path(__file__).with_name("calibration.json")
 FEATURES = ("coverage", "coverage_x_specificity", "coverage_x_density", "any_evidence", "sqrt_coverage")
@@ -120,11 +121,31 @@ def _scale_rows(criteria: list[CriterionScore], target: float) -> list[Criterion
     return [c.model_copy(update={"score": round(min(c.max, k * c.score), 3)}) for c in criteria]
 
 
-def calibrated(a: Analysis, lang: str, model: Model | None = None) -> tuple[list[CriterionScore], list[DetectedMisconception]]:
-    """Criterion rows and penalties whose sum is the calibrated score."""
+def _with_lift(a: Analysis, points: float, lift: Lift) -> tuple[list[CriterionScore], float]:
+    """Rows with the resemblance credit: empty rows quote the sentence that resembles their statement
+    (uncertain), and the points rise toward the lift's, never above what the credited rows can show."""
+    from interviewer.examiners.offline.resemblance import SOFT_CREDIT
+
+    rows = [
+        c.model_copy(update={"score": round(SOFT_CREDIT * c.max, 3), "evidence": [lift.soft[c.id]], "uncertain": True})
+        if c.score == 0 and c.id in lift.soft else c
+        for c in a.criteria
+    ]
+    total = sum(c.max for c in rows)
+    reachable = 10.0 * sum(c.max for c in rows if c.score > 0) / total if total else 0.0
+    return rows, max(points, min(lift.points, reachable, 10.0))
+
+
+def calibrated(
+    a: Analysis, lang: str, model: Model | None = None, lift: Lift | None = None
+) -> tuple[list[CriterionScore], list[DetectedMisconception]]:
+    """Criterion rows and penalties whose sum is the calibrated score (raised by `lift`, if any)."""
     model = model or load_model()
     total = sum(c.max for c in a.criteria)
-    rows = _scale_rows(a.criteria, row_points(a, model) / 10.0 * total) if total else a.criteria
+    criteria, points = a.criteria, row_points(a, model)
+    if lift is not None:
+        criteria, points = _with_lift(a, points, lift)
+    rows = _scale_rows(criteria, points / 10.0 * total) if total else criteria
     found = [m.model_copy(update={"penalty": round(m.penalty * model.misconception_scale, 1)}) for m in a.misconceptions]
     statements = {c.id: c.statement for c in a.criteria}
     for n, c in enumerate(a.contradictions):
