@@ -171,6 +171,7 @@ class GradeResult(BaseModel):
     samples: int = 1
     spread: float | None = None  # with --samples K > 1: max - min of the K overall scores (0 = they agree)
     unjudged: list[str] = Field(default_factory=list)  # offline: sentences about the question it could not match
+    resemblance: float | None = None  # offline: the grade of the closest graded examples, when they raised the score
 
 
 async def grade_request(
@@ -213,6 +214,7 @@ async def grade_request(
         samples=grade.samples,
         spread=grade.spread,
         unjudged=grade.unjudged,
+        resemblance=grade.resemblance,
     )
     return result, grade
 

@@ -3,12 +3,14 @@
 A full rubric (a frozen copy of algo-05 in tests/data/i18n_bank, so rubric
 edits in the bank do not churn these pictures) so the feedback table is long:
 the Japanese one must wrap by display width, keep Latin identifiers whole and
-never cut a statement or quote with "…".
+never cut a statement or quote with "…". The grades are the matcher's alone (no graded
+examples), so rebuilding exemplars.npz does not churn them either.
 Update after an intended change with `pytest tests/tui --snapshot-update`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from interviewer.config import Config
 from interviewer.engine.interview import Interview
 from interviewer.engine.record import Plan, SessionRecord
+from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.examiner import OfflineExaminer, grade_text
 from interviewer.tui.app import InterviewerApp
 from interviewer.tui.screens.feedback import FeedbackScreen
@@ -26,6 +29,15 @@ from tests.conftest import FIXTURES, ROOT
 from tests.tui.conftest import FrozenClock, settle_home
 
 I18N_BANK = ROOT / "tests" / "data" / "i18n_bank"
+
+
+@pytest.fixture(autouse=True)
+def _without_examples(tmp_path: Path) -> Iterator[None]:
+    resemblance.use_exemplars(tmp_path / "none.npz")
+    yield
+    resemblance.use_exemplars(None)
+
+
 SIZES = [(120, 40), (80, 24)]
 LANGS = ["en", "it", "ja"]
 QUESTION = "algo-05"

@@ -280,16 +280,11 @@ class OfflineExaminer(Examiner):
         criteria, misconceptions = calibrated(analysis, exchange.lang, lift=lift)
         if lift is not None:
             found = lift.resemblance
-            notes.append(
-                ntr(
-                    "Part of this score comes from the answer's resemblance to the closest graded example answer "
-                    "to this question (graded {grade:.1f}); rows marked uncertain may have been credited that way.",
-                    "Part of this score comes from the answer's resemblance to the {n} closest graded example answers "
-                    "to this question (graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
-                    found.neighbours,
-                    exchange.lang,
-                ).format(n=found.neighbours, grade=found.grade)
-            )
+            notes.append(tr(
+                "Part of this score comes from the answer's resemblance to graded example answers to this question "
+                "({n} close ones, graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
+                exchange.lang,
+            ).format(n=found.neighbours, grade=found.grade))
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
         grade = finish_grade(
