@@ -22,6 +22,8 @@ _LABELS = {
     "follow": N_("Follow-up"),
     "note": N_("Note"),
     "unjudged": N_("Not matched to the rubric"),
+    # a row whose evidence is weak (a lone term, a split sentence, or credit by resemblance to graded examples)
+    "uncertain": N_("uncertain"),
 }
 
 
@@ -99,7 +101,8 @@ def grade_text_report(grade: Grade, question: Question, follow_up: str | None = 
         lines.append(f"  {breakdown}")
     lines += ["", f"{t['criteria']}:"]
     for c in grade.criteria:
-        lines.append(f"  {bar(c.score / c.max)} {c.score:.1f}/{c.max:g}  {c.statement or c.id}")
+        flag = f" ({t['uncertain']})" if c.uncertain else ""
+        lines.append(f"  {bar(c.score / c.max)} {c.score:.1f}/{c.max:g}{flag}  {c.statement or c.id}")
         if c.evidence:
             for q in c.evidence:
                 lines.append(f'      {t["evidence"]}: "{q}"')
@@ -141,7 +144,7 @@ def grade_markdown(grade: Grade, question: Question, table: bool = True) -> str:
         out += [f"| {t['criteria']} | {t['score']} | {t['evidence']} |", "|---|---|---|"]
         for c in grade.criteria:
             quote = " / ".join(f"“{_md(q)}”" for q in c.evidence) or f"_{t['none']}_"
-            score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}"
+            score = f"`{bar(c.score / c.max, 6)}` {c.score:.1f}/{c.max:g}" + (f" _{t['uncertain']}_" if c.uncertain else "")
             out.append(f"| {_md(c.statement or c.id)} | {score} | {quote} |")
     if breakdown and not table:
         out += [_md(breakdown)]

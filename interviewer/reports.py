@@ -133,10 +133,11 @@ def _grade_html(g: Grade) -> list[str]:
     for c in g.criteria:
         pct = round(100 * c.score / c.max)
         quotes = "<br>".join(f"“{e(x)}”" for x in c.evidence) or f"<i>{e(t_['none'])}</i>"
+        flag = f" <i>{e(t_['uncertain'])}</i>" if c.uncertain else ""
         parts.append(
             f"<tr><td>{e(c.statement or c.id)}</td><td>{c.weight:g}</td>"
             f"<td><span class='bar' title='{pct}%'><span class='fill' style='width:{pct}%'></span></span> "
-            f"{c.score:.1f}/{c.max:g}</td><td class='quote'>{quotes}</td></tr>"
+            f"{c.score:.1f}/{c.max:g}{flag}</td><td class='quote'>{quotes}</td></tr>"
         )
     parts.append("</table>")
     if g.unjudged:

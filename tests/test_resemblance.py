@@ -169,3 +169,13 @@ def test_listing_questions_loads_no_sentence_encoder() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False False"
+
+
+def test_rows_credited_by_resemblance_say_uncertain_in_the_answers_language(bank: Bank) -> None:
+    from interviewer.render import grade_markdown, grade_text_report
+
+    answer = TUNING3["infra-08-t3-10"]  # Italian; one of the examples, so certainly lifted
+    q = bank.get(answer.question_id)
+    grade = grade_text(q, answer.answer, answer.lang)
+    assert any(c.uncertain for c in grade.criteria)
+    assert "(incerto)" in grade_text_report(grade, q) and "_incerto_" in grade_markdown(grade, q)

@@ -40,7 +40,8 @@ def rubric_table(grade: Grade) -> Table:
         quotes = Wrapped("\n".join(f"“{q}”" for q in c.evidence)) if c.evidence else Wrapped(t["none"], style="italic dim")
         table.add_row(
             Wrapped(c.statement or c.id),
-            Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}", justify="left"),
+            Text.assemble((bar(fraction, 6), colour), f"\n{c.score:.1f}/{c.max:g}",
+                          (f"\n{t['uncertain']}" if c.uncertain else "", "italic yellow"), justify="left"),
             quotes,
         )
     return table
