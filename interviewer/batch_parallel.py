@@ -28,6 +28,7 @@ from interviewer.batch import (
 )
 from interviewer.examiners.base import Examiner
 
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 MIN_LINES = 200  # below this, forking costs more than it saves
 _bank: Bank | None = None  # the parent's bank, inherited by the forked workers
 _follow_up = True
@@ -112,6 +113,11 @@ def _run(
             yield ready.pop(order[done])
             done += 1
 
+    # One BLAS thread per worker: the workers already fill the cores, and the sentence encoder's numpy
+    # threads on top of them made a 1,000-answer batch twice as slow as one process. Read by OpenBLAS
+    # when a worker first loads numpy (the parent has not: nothing here embeds before the fork).
+    for var in BLAS_THREAD_VARS:
+        os.environ.setdefault(var, "1")
     with multiprocessing.get_context("fork").Pool(min(jobs, max(1, len(tasks)))) as pool:
         yield from advance()
         for results in pool.imap_unordered(_grade_group, tasks):
