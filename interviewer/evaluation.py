@@ -112,6 +112,7 @@ class Scored:
     kind: str | None = None
     spread: float | None = None  # max - min of the overall over self-consistency samples
     unjudged: bool = False  # the offline grade listed sentences it could not judge (Grade.unjudged)
+    lifted: bool = False  # resemblance to graded example answers raised the offline score (Grade.resemblance)
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ class Agreement:
     #: the offline "not matched to the rubric" list: (answers with it, of those graded >= UNDER_GRADED below the
     #: reference, answers graded that far below); how well it points at grades that are too low
     unjudged: tuple[int, int, int] = (0, 0, 0)
+    #: offline resemblance to graded examples: (answers it raised, their mean score minus reference grade)
+    lifted: tuple[int, float | None] = (0, None)
 
 
 def _groups(items: Iterable[Scored], key: str) -> dict[str, Group]:
@@ -210,6 +213,7 @@ def agreement(items: Sequence[Scored]) -> Agreement:
         max_spread=max(spreads) if spreads else None,
         unjudged=(sum(s.unjudged for s in items), sum(s.unjudged and s.ref - s.score >= UNDER_GRADED for s in items),
                   sum(s.ref - s.score >= UNDER_GRADED for s in items)),
+        lifted=(len(raised := [s.score - s.ref for s in items if s.lifted]), statistics.fmean(raised) if raised else None),
     )
 
 

@@ -96,7 +96,8 @@ def eval_cmd(
             fallbacks += 1
         spread = r.get("spread")
         scored.append(Scored(g.id, g.question_id, g.lang, bank.get(g.question_id).track, g.ref, float(score), g.kind,
-                             float(spread) if isinstance(spread, int | float) else None, bool(r.get("unjudged"))))
+                             float(spread) if isinstance(spread, int | float) else None, bool(r.get("unjudged")),
+                             r.get("resemblance") is not None))
     usage = getattr(examiner, "usage", None)
     run = RunInfo(
         set_label=label,
