@@ -199,3 +199,33 @@ def test_the_encoder_tokenizes_with_the_reference_sentencepiece_and_the_same_pie
         assert encoder._sp.encode(text, out_type=int, add_bos=True, add_eos=True) == port.encode(
             text, out_type=int, add_bos=True, add_eos=True
         )
+
+
+def test_a_point_made_in_other_words_is_not_the_first_follow_up(bank: Bank) -> None:
+    """A Japanese answer explains the argmax problem in its own words; the matcher leaves that row empty.
+
+    The highest-weight empty row would be probed first; with the lift, the examiner asks first about the key
+    point the answer resembles least, so the candidate is not asked to repeat themselves.
+    """
+    from interviewer.examiners.base import Exchange, Turn
+    from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
+
+    answer = next(a for a in load_all(ROOT / "tests" / "data" / "heldout7") if a.id == "algo-01-r7-12")  # not an example
+    q = bank.get("algo-01")
+    exchange = Exchange(q, "ja", [Turn("candidate", "answer", answer.answer)])
+    examiner = OfflineExaminer()
+    coverage = examiner.analysis(exchange).coverage()
+    assert coverage["argmax-continuous-actions"] < COVERED  # the matcher missed it
+    lift = examiner.lift(exchange)
+    assert lift is not None and "argmax-continuous-actions" in lift.closeness
+    probe = examiner.pick_probe(exchange)
+    assert probe is not None and probe.key_point_id != "argmax-continuous-actions"
+    empty = [k for k in lift.closeness if coverage[k] < COVERED]
+    assert probe.key_point_id == min(empty, key=lambda k: lift.closeness[k])
+    # without examples the rule is the old one: the heaviest uncovered key point
+    resemblance.use_exemplars(Path("/nonexistent/none.npz"))
+    try:
+        plain = OfflineExaminer().pick_probe(exchange)
+    finally:
+        resemblance.use_exemplars(None)
+    assert plain is not None and plain.key_point_id == "argmax-continuous-actions"

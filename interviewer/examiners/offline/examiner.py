@@ -230,8 +230,9 @@ class OfflineExaminer(Examiner):
     name = "offline"
 
     def __init__(self) -> None:
-        # grade() and next_probe() on the same exchange share one analysis.
+        # grade() and next_probe() on the same exchange share one analysis, and one lift.
         self._cache: dict[tuple[str, str, str], Analysis] = {}
+        self._lifts: dict[tuple[str, str, str], resemblance.Lift | None] = {}
 
     def analysis(self, exchange: Exchange) -> Analysis:
         """The matcher's findings for this exchange (cached: probe, grade and hint share one)."""
@@ -246,8 +247,22 @@ class OfflineExaminer(Examiner):
     async def next_probe(self, exchange: Exchange) -> Probe | None:
         return self.pick_probe(exchange)
 
+    def lift(self, exchange: Exchange) -> resemblance.Lift | None:
+        """Credit by resemblance for this exchange (cached like the analysis)."""
+        key = (exchange.question.id, exchange.lang, exchange.candidate_text())
+        if key not in self._lifts:
+            if len(self._lifts) > 256:
+                self._lifts.clear()
+            self._lifts[key] = self._lift(exchange, self.analysis(exchange))
+        return self._lifts[key]
+
     def pick_probe(self, exchange: Exchange) -> Probe | None:
-        """Probe the highest-weight key point not yet covered and not yet probed."""
+        """Probe the highest-weight key point not yet covered and not yet probed.
+
+        When the answer reads like well-graded answers in other words (it earns a lift), the matcher's empty
+        rows are not all missing: the key point the answer's sentences resemble least is asked first, so a
+        candidate who made a point in plain words is not asked to make it again.
+        """
         rubric = exchange.question.rubric
         if rubric is None or len(exchange.probes_asked()) >= exchange.max_probes:
             return None
@@ -256,7 +271,13 @@ class OfflineExaminer(Examiner):
         candidates = [kp for kp in rubric.key_points if coverage[kp.id] < COVERED and kp.id not in asked]
         if not candidates:
             return None
-        kp = max(candidates, key=lambda k: (k.weight, -rubric.key_points.index(k)))
+        lift = self.lift(exchange) if len(candidates) > 1 else None
+        if lift is not None and lift.closeness:
+            closeness = lift.closeness
+            # rows the matcher credited in part come after the empty ones: some of their idea is on the page
+            kp = min(candidates, key=lambda k: (closeness.get(k.id, 1.0), -k.weight, rubric.key_points.index(k)))
+        else:
+            kp = max(candidates, key=lambda k: (k.weight, -rubric.key_points.index(k)))
         return Probe.of_text(kp.probe.get(exchange.lang), kp.id)
 
     async def grade(self, exchange: Exchange) -> Grade:
@@ -276,7 +297,7 @@ class OfflineExaminer(Examiner):
                     exchange.lang,
                 ).format(n=n)
             )
-        lift = self._lift(exchange, analysis)
+        lift = self.lift(exchange)
         criteria, misconceptions = calibrated(analysis, exchange.lang, lift=lift)
         if lift is not None:
             found = lift.resemblance

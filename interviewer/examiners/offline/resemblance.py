@@ -41,7 +41,7 @@ lifted answers to other questions (0.5 -> 1.6). `tools/build_exemplars.py
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,6 +79,7 @@ class Lift:
     points: float
     soft: dict[str, str]  # key point id -> the sentence that most resembles its statement
     resemblance: Resemblance
+    closeness: dict[str, float] = field(default_factory=dict)  # empty key point id -> its best sentence's cosine
 
 
 @lru_cache(maxsize=1)
@@ -166,18 +167,22 @@ def _statements(key: str, statements: tuple[str, ...]) -> np.ndarray:
     return embed(list(statements))
 
 
-def quotes_for(question: Question, lang: str, point_ids: list[str], sentences: list[str]) -> dict[str, str]:
-    """For each key point in `point_ids`, the sentence that most resembles its statement (if any does enough).
+def quotes_for(
+    question: Question, lang: str, point_ids: list[str], sentences: list[str]
+) -> tuple[dict[str, str], dict[str, float]]:
+    """For each key point in `point_ids`, the sentence that most resembles its statement (if any does enough),
+    and how closely the closest sentence resembles each statement (cosine).
 
     The strongest resemblances are read first, and one sentence is quoted for QUOTES_PER_SENTENCE key points at most.
     """
     import numpy as np
 
     if not point_ids or not sentences or question.rubric is None:
-        return {}
+        return {}, {}
     points = [kp for kp in question.rubric.key_points if kp.id in point_ids]
     statements = _statements(f"{question_key(question)}:{lang}", tuple(kp.statement.get(lang) for kp in points))
     sims = embed(sentences) @ statements.T  # sentences x key points
+    closeness = {kp.id: round(float(sims[:, j].max()), 3) for j, kp in enumerate(points)}
     out: dict[str, str] = {}
     uses: dict[int, int] = {}
     # strongest resemblances first; a sentence is quoted for QUOTES_PER_SENTENCE key points at most
@@ -189,7 +194,7 @@ def quotes_for(question: Question, lang: str, point_ids: list[str], sentences: l
             continue
         out[points[j].id] = sentences[s]
         uses[s] = uses.get(s, 0) + 1
-    return out
+    return out, closeness
 
 
 def lift(question: Question, lang: str, text: str, points: float, empty_rows: list[str], unmatched: list[str]) -> Lift | None:
@@ -200,7 +205,8 @@ def lift(question: Question, lang: str, text: str, points: float, empty_rows: li
     if found is None or found.grade < MIN_GRADE or found.grade <= points:
         return None
     target = points + WEIGHT * (found.grade - points)
-    return Lift(round(target, 3), quotes_for(question, lang, empty_rows, unmatched), found)
+    soft, closeness = quotes_for(question, lang, empty_rows, unmatched)
+    return Lift(round(target, 3), soft, found, closeness)
 
 
 __all__ = [
