@@ -229,3 +229,38 @@ def test_a_point_made_in_other_words_is_not_the_first_follow_up(bank: Bank) -> N
     finally:
         resemblance.use_exemplars(None)
     assert plain is not None and plain.key_point_id == "argmax-continuous-actions"
+
+
+def test_no_lift_when_a_wrong_example_reads_almost_the_same(bank: Bank, tmp_path: Path) -> None:
+    """Examples: well-graded answers, plus one graded 1 that is the answer itself. The neighbours' grade is high,
+    but a wrong answer reads the same, so resemblance cannot vouch for it; without that twin it is lifted."""
+    np = pytest.importorskip("numpy")
+    answer = TUNING3["infra-08-t3-9"]
+    q = bank.get(answer.question_id)
+    key = resemblance.question_key(q)
+    text = " ".join(analyse(q, answer.answer, answer.lang).explaining)
+    with np.load(resemblance.EXEMPLARS, allow_pickle=False) as data:
+        rows = data["keys"] == key
+        vectors, grades = data["vectors"][rows].astype(np.float32), data["grades"][rows]
+    itself = resemblance.embed([text])[0]
+    good = vectors[grades >= resemblance.MIN_GRADE]
+    good = good[good @ itself < NEAR_COPY]  # not the answer itself or its siblings
+    assert len(good) >= resemblance.NEIGHBOURS
+
+    def write(with_twin: bool) -> Path:
+        vs = np.vstack([good, itself[None, :]]) if with_twin else good
+        gs = np.concatenate([np.full(len(good), 8.0), [1.0]]) if with_twin else np.full(len(good), 8.0)
+        path = tmp_path / f"twin-{with_twin}.npz"
+        np.savez(path, keys=np.array([key] * len(vs)), vectors=vs.astype(np.float16), grades=gs.astype(np.float32))
+        return path
+
+    plain = plain_grade(q, answer.answer, answer.lang)
+    try:
+        resemblance.use_exemplars(write(with_twin=False))
+        lifted = grade_text(q, answer.answer, answer.lang)
+        resemblance.use_exemplars(write(with_twin=True))
+        blocked = grade_text(q, answer.answer, answer.lang)
+    finally:
+        resemblance.use_exemplars(None)
+    assert lifted.resemblance is not None and lifted.overall > plain
+    assert blocked.resemblance is None and blocked.overall == plain
