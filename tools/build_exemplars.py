@@ -9,7 +9,7 @@ encoder and from the same text (the sentences that explain: no term lists,
 fragments or lines addressed to the grader) as an answer being graded; answers
 with fewer than two such sentences are never compared, so they are not kept. Left out: `blind` (the set `interviewer eval` ships
 with, so its figures stay an honest measure), and every set kept for reporting
-(`heldout`, `heldout7`, `heldout8`; see tests/data/README.md). Same data in,
+(`heldout`, `heldout7` to `heldout10`; see tests/data/README.md). Same data in,
 same file out (vectors are stored as float16; --check allows for the last bit).
 """
 
