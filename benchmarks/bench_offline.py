@@ -191,6 +191,7 @@ def main() -> None:
     scored: list[tuple[CalibrationAnswer, float]] = []
     listed: set[int] = set()
     lifted: list[float] = []  # score minus reference of the answers resemblance raised
+    lowered: list[float] = []  # ... and of those it lowered
     times: list[float] = []
     for a in answers:
         grade_text(bank.get(a.question_id), a.answer, a.lang)  # warm: lazy analysers load once per process
@@ -203,13 +204,14 @@ def main() -> None:
         scored.append((a, g.overall))
         if g.unjudged:
             listed.add(len(scored) - 1)
-        if g.resemblance is not None:
-            lifted.append(g.overall - a.grade)
+        if g.resemblance_shift:
+            (lifted if g.resemblance_shift > 0 else lowered).append(g.overall - a.grade)
     report(scored)
     report_unjudged(scored, listed)
-    if lifted:
-        print(f"resemblance to graded examples raised {len(lifted)}/{len(scored)} grades; those score "
-              f"{statistics.fmean(lifted):+.2f} against the reference on average")
+    for moved, verb in ((lifted, "raised"), (lowered, "lowered")):
+        if moved:
+            print(f"resemblance to graded examples {verb} {len(moved)}/{len(scored)} grades; those score "
+                  f"{statistics.fmean(moved):+.2f} against the reference on average")
     warm: list[float] = []
     for a in answers:  # second pass: compiled cues and analysers cached, as in a long batch or session
         t0 = time.perf_counter()

@@ -171,7 +171,8 @@ class GradeResult(BaseModel):
     samples: int = 1
     spread: float | None = None  # with --samples K > 1: max - min of the K overall scores (0 = they agree)
     unjudged: list[str] = Field(default_factory=list)  # offline: sentences about the question it could not match
-    resemblance: float | None = None  # offline: the grade of the closest graded examples, when they raised the score
+    resemblance: float | None = None  # offline: the grade of the closest graded examples, when they moved the score
+    resemblance_shift: float | None = None  # offline: how far they moved it (+ raised, - lowered)
 
 
 async def grade_request(
@@ -215,6 +216,7 @@ async def grade_request(
         spread=grade.spread,
         unjudged=grade.unjudged,
         resemblance=grade.resemblance,
+        resemblance_shift=grade.resemblance_shift,
     )
     return result, grade
 

@@ -67,10 +67,10 @@ def summary_lines(a: Agreement, run: RunInfo) -> list[str]:
     if listed:
         out.append(f"'not matched to the rubric' list: on {listed} answers; {hits} of them graded {UNDER_GRADED:g}+ points "
                    f"below the reference ({hits / listed:.0%}), {hits} of the {under} answers graded that low")
-    raised, bias = a.lifted
-    if raised and bias is not None:
-        out.append(f"resemblance to graded example answers raised {raised} grades; those answers score {bias:+.2f} "
-                   "against the reference on average")
+    for (n, bias), verb in ((a.lifted, "raised"), (a.lowered, "lowered")):
+        if n and bias is not None:
+            out.append(f"resemblance to graded example answers {verb} {n} grades; those answers score {bias:+.2f} "
+                       "against the reference on average")
     if a.mean_spread is not None:
         out.append(f"self-consistency spread of the score: mean {a.mean_spread:.2f}, max {a.max_spread or 0:.2f} "
                    "(0 = every sample agreed)")

@@ -112,7 +112,8 @@ class Scored:
     kind: str | None = None
     spread: float | None = None  # max - min of the overall over self-consistency samples
     unjudged: bool = False  # the offline grade listed sentences it could not judge (Grade.unjudged)
-    lifted: bool = False  # resemblance to graded example answers raised the offline score (Grade.resemblance)
+    lifted: bool = False  # resemblance to graded example answers raised the offline score (Grade.resemblance_shift > 0)
+    lowered: bool = False  # ... or lowered it
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,8 @@ class Agreement:
     unjudged: tuple[int, int, int] = (0, 0, 0)
     #: offline resemblance to graded examples: (answers it raised, their mean score minus reference grade)
     lifted: tuple[int, float | None] = (0, None)
+    #: the same for the answers it lowered
+    lowered: tuple[int, float | None] = (0, None)
 
 
 def _groups(items: Iterable[Scored], key: str) -> dict[str, Group]:
@@ -214,6 +217,7 @@ def agreement(items: Sequence[Scored]) -> Agreement:
         unjudged=(sum(s.unjudged for s in items), sum(s.unjudged and s.ref - s.score >= UNDER_GRADED for s in items),
                   sum(s.ref - s.score >= UNDER_GRADED for s in items)),
         lifted=(len(raised := [s.score - s.ref for s in items if s.lifted]), statistics.fmean(raised) if raised else None),
+        lowered=(len(down := [s.score - s.ref for s in items if s.lowered]), statistics.fmean(down) if down else None),
     )
 
 

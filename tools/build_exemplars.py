@@ -4,13 +4,15 @@
     python tools/build_exemplars.py --check    fail if the file differs from what the sets give
     python tools/build_exemplars.py --evaluate leave-one-set-out: each set graded with the others' examples
 
-The examples are the graded answers of the tuning sets, embedded by the same
-encoder and from the same text (the sentences that explain: no term lists,
-fragments or lines addressed to the grader) as an answer being graded; answers
-with fewer than two such sentences are never compared, so they are not kept. Left out: `blind` (the set `interviewer eval` ships
-with, so its figures stay an honest measure), and every set kept for reporting
-(`heldout`, `heldout7` to `heldout10`; see tests/data/README.md). Same data in,
-same file out (vectors are stored as float16; --check allows for the last bit).
+The examples are the graded answers of the tuning sets and of the report sets
+already reported on (`heldout` to `heldout10`), embedded by the same encoder and
+from the same text (the sentences that explain: no term lists, fragments or
+lines addressed to the grader) as an answer being graded; answers with fewer
+than two such sentences are never compared, so they are not kept. Left out:
+`blind` (the set `interviewer eval` ships with, so its figures stay an honest
+measure), and the current report set (`heldout11`; see tests/data/README.md).
+Same data in, same file out (vectors are stored as float16; --check allows for
+the last bit).
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from interviewer.evaluation import spearman  # noqa: E402
 from interviewer.examiners.offline import resemblance  # noqa: E402
 from interviewer.examiners.offline.examiner import analyse, grade_text  # noqa: E402
 
-EXAMPLE_SETS = ["calibration", "adversarial", "tuning", "tuning2", "tuning3",
-                "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"]
+EXAMPLE_SETS = ["calibration", "adversarial", "tuning", "tuning2", "tuning3", "heldout",
+                "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"]
 DATA = ROOT / "tests" / "data"
 
 

@@ -25,6 +25,12 @@ from interviewer.evaluation import Scored, agreement
 from interviewer.textsafe import strip_control
 
 
+def _shift(line: dict[str, object]) -> float:
+    """How far offline resemblance moved a batch line's score (0 when it did not)."""
+    shift = line.get("resemblance_shift")
+    return float(shift) if isinstance(shift, int | float) else 0.0
+
+
 @cli.command("eval")
 @click.option("--set", "set_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="JSONL of graded answers: {id, question_id, answer, lang?, ref_score, kind?}. "
@@ -97,7 +103,7 @@ def eval_cmd(
         spread = r.get("spread")
         scored.append(Scored(g.id, g.question_id, g.lang, bank.get(g.question_id).track, g.ref, float(score), g.kind,
                              float(spread) if isinstance(spread, int | float) else None, bool(r.get("unjudged")),
-                             r.get("resemblance") is not None))
+                             _shift(r) > 0, _shift(r) < 0))
     usage = getattr(examiner, "usage", None)
     run = RunInfo(
         set_label=label,

@@ -75,7 +75,11 @@ class Grade(BaseModel):
     )
     resemblance: float | None = Field(
         default=None, ge=0, le=10,
-        description="offline: the reference grade of the closest graded example answers, when resemblance to them raised the score",
+        description="offline: the reference grade of the closest graded example answers, when resemblance to them moved the score",
+    )
+    resemblance_shift: float | None = Field(
+        default=None, ge=-10, le=10,
+        description="offline: how far resemblance to graded example answers moved the score (+ raised, - lowered)",
     )
     samples: int = Field(default=1, ge=1, description="LLM grades combined (self-consistency, --samples)")
     spread: float | None = Field(default=None, ge=0, description="max - min of the overall over the samples")

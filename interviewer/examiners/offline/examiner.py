@@ -19,12 +19,13 @@ from interviewer.examiners.grade import (
     CriterionScore,
     DetectedMisconception,
     Grade,
+    compute_overall,
     finish_grade,
 )
 from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
-from interviewer.examiners.offline.scoring import calibrated, load_model, row_points
+from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
@@ -309,15 +310,26 @@ class OfflineExaminer(Examiner):
                     exchange.lang,
                 ).format(n=n)
             )
+        hint_penalty = HINT_PENALTY * exchange.hints_used
         lift = self.lift(exchange)
         criteria, misconceptions = calibrated(analysis, exchange.lang, lift=lift)
+        plain = round(min(10.0, max(0.0, predict(analysis, load_model()) - hint_penalty)), 1)
+        shift = round(compute_overall(criteria, misconceptions, hint_penalty) - plain, 1) if lift is not None else 0.0
+        if lift is not None and not shift:  # capped where it stood: say nothing, quote nothing
+            lift = None
+            criteria, misconceptions = calibrated(analysis, exchange.lang)
         if lift is not None:
             found = lift.resemblance
-            notes.append(tr(
+            message = tr(
                 "Part of this score comes from the answer's resemblance to graded example answers to this question "
                 "({n} close ones, graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
                 exchange.lang,
-            ).format(n=found.neighbours, grade=found.grade))
+            ) if lift.raised else tr(
+                "Graded example answers to this question that read like this one ({n} close ones) were graded "
+                "{grade:.1f} on average, lower than the rubric match alone: the score moved part of the way toward them.",
+                exchange.lang,
+            )
+            notes.append(message.format(n=found.neighbours, grade=found.grade))
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
         grade = finish_grade(
@@ -327,27 +339,28 @@ class OfflineExaminer(Examiner):
             criteria,
             misconceptions,
             answered=answered,
-            hint_penalty=HINT_PENALTY * exchange.hints_used,
+            hint_penalty=hint_penalty,
             note=" ".join(notes) or None,
         )
         quoted = set(lift.soft.values()) if lift is not None else set()
         listed = unjudged([s for s in analysis.unmatched if s not in quoted], exchange.question, exchange.lang, grade.overall)
         return grade.model_copy(update={
             "unjudged": listed, "resemblance": lift.resemblance.grade if lift is not None else None,
+            "resemblance_shift": shift if lift is not None else None,
         })
 
     @staticmethod
     def _lift(exchange: Exchange, analysis: Analysis) -> resemblance.Lift | None:
-        """Credit by resemblance to graded examples, read from the sentences that explain, for an answer in
-        which the matcher found no error and nothing addressed to the grader: no benefit of the doubt otherwise."""
-        if analysis.misconceptions or analysis.contradictions or analysis.dropped:
-            return None
+        """What resemblance to graded examples does to the grade, read from the sentences that explain. It may
+        raise only an answer in which the matcher found no error and nothing addressed to the grader: no benefit
+        of the doubt otherwise. It may lower any."""
         if len(analysis.explaining) < resemblance.MIN_SENTENCES:
             return None
         explaining = set(analysis.explaining)
         return resemblance.lift(
             exchange.question, exchange.lang, " ".join(analysis.explaining), row_points(analysis, load_model()),
             [c.id for c in analysis.criteria if c.score == 0], [s for s in analysis.unmatched if s in explaining],
+            may_raise=not (analysis.misconceptions or analysis.contradictions or analysis.dropped),
         )
 
 

@@ -123,8 +123,12 @@ def _scale_rows(criteria: list[CriterionScore], target: float) -> list[Criterion
 
 def _with_lift(a: Analysis, points: float, lift: Lift) -> tuple[list[CriterionScore], float]:
     """Rows with the resemblance credit: empty rows quote the sentence that resembles their statement
-    (uncertain), and the points rise toward the lift's, never above what the credited rows can show."""
+    (uncertain), and the points rise toward the lift's, never above what the credited rows can show.
+    A lift that lowers keeps the rows as they are; they scale down to its points."""
     from interviewer.examiners.offline.resemblance import SOFT_CREDIT
+
+    if not lift.raised:
+        return a.criteria, min(points, lift.points)
 
     rows = [
         c.model_copy(update={"score": round(SOFT_CREDIT * c.max, 3), "evidence": [lift.soft[c.id]], "uncertain": True})
