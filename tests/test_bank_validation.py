@@ -59,6 +59,15 @@ def test_unknown_reference(tmp_path: Path) -> None:
     assert problems and "nowhere" in problems[0].message
 
 
+def test_the_same_source_cited_twice_is_an_error(tmp_path: Path) -> None:
+    doc = copy.deepcopy(VALID)
+    twin = dict(doc["rubric"]["references"][0], id="the-same-again")
+    doc["rubric"]["references"].append(twin)
+    _, problems = load_question(write(tmp_path, doc))
+    assert problems and problems[0].location == "rubric"
+    assert "the-same-again" in problems[0].message and "the same source" in problems[0].message
+
+
 def test_malformed_cue(tmp_path: Path) -> None:
     doc = copy.deepcopy(VALID)
     doc["rubric"]["key_points"][0]["cues"]["it"] = ["grupp + + media"]

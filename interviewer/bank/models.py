@@ -174,6 +174,10 @@ class Rubric(_Strict):
         _unique([m.id for m in self.misconceptions], "misconception")
         ref_ids = [r.id for r in self.references]
         _unique(ref_ids, "reference")
+        by_source: dict[str, str] = {}
+        for r in self.references:  # the feedback lists references: the same source twice reads as a slip
+            if (first := by_source.setdefault(r.locator(), r.id)) != r.id:
+                raise ValueError(f"references {first!r} and {r.id!r} cite the same source {r.locator()}")
         for kp in self.key_points:
             missing = [s for s in kp.sources if s not in ref_ids]
             if missing:
