@@ -248,8 +248,8 @@ def lift(
 ) -> Lift | None:
     """What resemblance does to a grade of `points` (0..10, before penalties), or None: it raises the grade
     (only if `may_raise`: no error found, nothing addressed to the grader) or lowers it (see the module docstring)."""
-    if points >= MAX_POINTS or not has_examples(question):
-        return None
+    if points >= MAX_POINTS or not has_examples(question) or (points <= 0 and not may_raise):
+        return None  # nothing to move (a grade of 0 that may not rise is not encoded)
     found = resemble(question, text)
     if found is None:
         return None
