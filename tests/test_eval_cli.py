@@ -111,12 +111,15 @@ def test_eval_reports_how_well_the_not_matched_list_finds_low_grades(tmp_path: P
     assert "'not matched to the rubric' list: on 3 answers; 3 of them graded 2+ points below the reference (100%)" in text
 
 
-def test_eval_reports_the_grades_resemblance_raised(tmp_path: Path) -> None:
-    from tests.test_resemblance import TUNING3
+def test_eval_reports_the_grades_resemblance_raised_and_lowered(tmp_path: Path) -> None:
+    from tests.test_resemblance import BLIND, TUNING3
 
     answer = TUNING3["infra-08-t3-10"]  # an Italian paraphrase the examples know: certainly raised
+    thin = BLIND["algo-05-blind-grader_addressed-en"]  # thin sentences and a fake override: lowered
     rows = [{"id": answer.id, "question_id": answer.question_id, "answer": answer.answer, "lang": answer.lang,
              "ref_score": answer.grade, "kind": answer.kind},
+            {"id": thin.id, "question_id": thin.question_id, "answer": thin.answer, "lang": thin.lang,
+             "ref_score": thin.grade, "kind": thin.kind},
             {"id": "buzz", "question_id": "infra-08", "answer": "AReaL, PipelineRL, slime, veRL, OpenRLHF, staleness.",
              "lang": "en", "ref_score": 0.5, "kind": "buzzword"},
             {"id": "other", "question_id": "infra-08", "answer": "The KV cache stores keys and values of earlier tokens. "
@@ -124,8 +127,12 @@ def test_eval_reports_the_grades_resemblance_raised(tmp_path: Path) -> None:
     path = tmp_path / "set.jsonl"
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
     report = json.loads(run_cli("eval", "--set", str(path), "--examiner", "offline", "--format", "json").stdout)
-    assert [a["lifted"] for a in report["answers"]] == [True, False, False]
+    assert [a["lifted"] for a in report["answers"]] == [True, False, False, False]
+    assert [a["lowered"] for a in report["answers"]] == [False, True, False, False]
     raised, bias = report["agreement"]["lifted"]
     assert raised == 1 and abs(bias) <= 1.5
+    lowered, bias = report["agreement"]["lowered"]
+    assert lowered == 1 and abs(bias) <= 1.5
     text = run_cli("eval", "--set", str(path), "--examiner", "offline").stdout
     assert "resemblance to graded example answers raised 1 grades" in text
+    assert "resemblance to graded example answers lowered 1 grades" in text
