@@ -50,6 +50,11 @@ def _adds_up(g: Grade) -> bool:
         ("Not only the mean but also the std is used.", "mean + std", "en", (1, 0)),
         ("It does not drop the critic, but it normalises by the group std.", "normalis + group", "en", (1, 0)),
         ("Il gradiente non viene scalato.", "gradient + scal", "it", (0, 1)),
+        # coordinated negations: each negates its own verb ("e" before "non" is "and", not "è")
+        ("L'entropia non si elimina e non dipende dal modello.", "entropia + non dipende + modello", "it", (1, 0)),
+        ("L'entropia non è costante e dipende dal modello.", "entropia + costante", "it", (0, 1)),
+        # "does not work without": a double negation still denies the cue that holds "without"
+        ("GSPO does not work without routing replay.", "gspo + without routing replay", "en", (0, 1)),
         ("CISPOは重要度重みをクリップします。", "cispo + クリップ", "ja", (1, 0)),
         ("CISPOは重要度重みをクリップしません。", "cispo + クリップ", "ja", (0, 1)),
         ("CISPOは重要度重みをクリップせず、勾配を残す。", "cispo + クリップ", "ja", (0, 1)),
@@ -224,6 +229,13 @@ def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
         ("infra-06", "ja", "nvidia-smi の GPU-Util は時間の割合にすぎず、効率の指標にはなりません。", "gpu-util-means-efficiency"),
         ("algo-13", "en", "SimKO: top-K boost / top-1 penalty -> pass@K.", "simko-sharpens"),
         ("algo-15", "ja", "RL で学習したモデルは pass@1 ではベースモデルに勝つものの、k を大きくするとベースが追いつく。", "evidence-reversed"),
+        # a question restates the interview question; it claims nothing
+        ("infra-12", "en", "Can atomic add solve it?", "atomics-fix"),
+        # a warning against dropping, not a claim that partial rollouts drop
+        ("infra-04", "en", "Simply dropping the unfinished ones biases the data toward short responses.", "partial-discards-unfinished"),
+        # scheduling fixes that really do keep a synchronous loop on-policy
+        ("infra-04", "en", "Scheduling fixes stay on-policy: global load balancing and request migration across engines.",
+         "async-still-on-policy"),
     ],
 )
 def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
@@ -333,6 +345,14 @@ def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[
         ("algo-13", "en", "MaxRL targets the log-likelihood of success rather than expected reward, which improves pass@k.", "maxrl"),
         ("algo-17", "en", "With SFT the student never sees its own mistakes during training, so once it goes slightly off "
                           "track at inference it keeps drifting.", "vs-sft-exposure-bias"),
+        # the benefit of training on its own samples, not a denial that SFT's errors compound
+        ("algo-17", "en", "The student learns in the situations it actually ends up in, so small mistakes do not snowball "
+                          "during long generations.", "vs-sft-exposure-bias"),
+        ("algo-17", "it", "Lo studente impara nelle situazioni in cui finisce davvero, quindi i piccoli errori non si accumulano "
+                          "durante generazioni lunghe.", "vs-sft-exposure-bias"),
+        # "non puoi eliminare e non dipende dal modello": two negated verbs, coordinated
+        ("algo-02", "it", "Il costo si divide in due pezzi: l'entropia dei dati, che non puoi eliminare e non dipende dal "
+                          "modello, più un costo extra che è zero solo se il modello coincide con i dati.", "ce-kl-same-optimum"),
         # "<number>まで…ない" bounds a range; English cues read on Japanese text see no Japanese negation
         ("infra-14", "ja", "AReaL の実験では、Decoupled PPO があれば η が 4〜8 くらいまで性能がほぼ落ちずにスループットが大きく上がりました。",
          "typical-values"),

@@ -141,6 +141,46 @@ def test_an_answer_to_another_question_is_not_lifted(bank: Bank) -> None:
     assert grade.overall <= 1.0
 
 
+PPO_CLIPPING = (
+    "PPO multiplies the advantage by the probability ratio between the new and the old policy and clips that ratio to "
+    "the interval from one minus epsilon to one plus epsilon. Taking the minimum of the clipped and the unclipped term "
+    "gives a pessimistic lower bound, so the update gains nothing from pushing the ratio further outside the interval. "
+    "Without clipping, several epochs on the same batch let the policy drift far from the one that sampled the data, "
+    "and training becomes unstable. CISPO clips the importance weight itself and stops its gradient, so every token "
+    "still contributes to the update instead of being dropped."
+)
+
+
+def test_a_good_answer_to_another_question_earns_nothing_and_the_note_names_that_question(bank: Bank) -> None:
+    """A correct answer about PPO clipping (algo-07) given to the question on GRPO's successors (algo-13): the matcher
+    finds the shared vocabulary, the examples show which question it answers."""
+    assert resemblance.elsewhere(bank.get("algo-07"), PPO_CLIPPING) is None
+    assert resemblance.elsewhere(bank.get("algo-13"), PPO_CLIPPING) == "algo-07"
+    assert plain_grade(bank.get("algo-13"), PPO_CLIPPING, "en") > 0
+    grade = grade_text(bank.get("algo-13"), PPO_CLIPPING, "en")
+    assert grade.overall == 0.0 and grade.resemblance_shift is not None and grade.resemblance_shift < 0
+    assert grade.note is not None and "another question in the bank (algo-07)" in grade.note
+    assert sum(c.score for c in grade.criteria) == 0
+
+
+@pytest.mark.parametrize("lang", ["it", "ja"])
+def test_the_other_question_note_is_translated(lang: str) -> None:
+    from interviewer.i18n import tr
+
+    english = ("This answer reads like a good answer to another question in the bank ({other}), not to this one: "
+               "what it says earns no credit here.")
+    assert tr(english, lang) != english and "{other}" in tr(english, lang)
+
+
+def test_correct_answers_the_examples_never_saw_are_not_taken_for_answers_to_another_question(bank: Bank) -> None:
+    """The blind set is not among the examples: none of its answers graded 6 or more reads as another question's."""
+    answers = [a for a in load_all(ROOT / "tests" / "data" / "blind") if a.grade >= 6 and a.question_id in bank]
+    assert len(answers) >= 40
+    flagged = [a.id for a in answers if resemblance.elsewhere(
+        bank.get(a.question_id), " ".join(analyse(bank.get(a.question_id), a.answer, a.lang).explaining))]
+    assert flagged == []
+
+
 def test_a_term_list_is_never_compared(bank: Bank) -> None:
     q = bank.get("infra-05")
     terms = ("Continuous batching, PagedAttention, RadixAttention, prefix caching, chunked prefill, preemption, "

@@ -51,6 +51,7 @@ _CONTRASTING = frozenset(["instead", "rather", "invece", "anziche"])
 # A negation does not reach past these: "not X but Y" affirms Y.
 _SCOPE_STOP = frozenset(["but", "ma", "pero", "however", "whereas", "mentre", "while", "although", "though", "yet", "because", "perche", "poiche", "which", "and",
                          "except", "tranne", "eccetto", "salvo"])  # "changes nothing except wasted communication"
+_AND_IT = frozenset(["e", "ed"])  # Italian "and" (folded, so also "è"; see _negator_latin)
 # "vs SFT", "unlike PPO", "compared with RL", "rispetto all'SFT": what follows is the other side of a comparison.
 _COMPARED = frozenset(["vs", "versus", "unlike", "compared", "contrary", "rispetto", "differenza", "diversamente"])
 # "più bassa di", "meno rumorosa di", "maggiore di": Italian comparatives, whose "di" is English "than"
@@ -611,6 +612,13 @@ class AnswerIndex:
             tok = self.tokens[i]
             if tok in CLAUSE_MARKS or (tok in _SCOPE_STOP and i not in covered):
                 return -1
+            if tok in _AND_IT and self.tokens[i + 1] == "non":
+                # "che non puoi eliminare e non dipende dal modello": two negated verbs coordinated. The folded
+                # Italian "e" is also "è", so it stops a scope only before "non", where "è" cannot stand
+                # ("è nulla" is "is zero")
+                return -1
+            if tok in LATIN_NEGATORS and i in covered:
+                return -1  # the cue's own negation ("non dipende") stands between: anything before it negates another verb
             if tok in LATIN_NEGATORS and i not in covered and (i not in self.prefix_non or i == start - 1):
                 nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else ""
                 prev = self.tokens[i - 1] if i > 0 else ""

@@ -24,7 +24,7 @@ from interviewer.examiners.grade import (
 )
 from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
-from interviewer.examiners.offline.guard import is_grader_addressed, is_refutation
+from interviewer.examiners.offline.guard import is_grader_addressed, is_question, is_refutation
 from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
@@ -113,7 +113,8 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
 
     found: list[DetectedMisconception] = []
     wrong_sentences: set[int] = set()
-    refuting = {i for i, sent in enumerate(kept) if is_refutation(sent.text)}
+    # neither a rejected claim nor a question asserts anything: no misconception, no denial
+    refuting = {i for i, sent in enumerate(kept) if is_refutation(sent.text) or is_question(sent.text)}
     for m in rubric.misconceptions:
         # Every sentence that states the claim loses key-point credit; the penalty counts once.
         hits = sorted(
@@ -319,17 +320,7 @@ class OfflineExaminer(Examiner):
             lift = None
             criteria, misconceptions = calibrated(analysis, exchange.lang)
         if lift is not None:
-            found = lift.resemblance
-            message = tr(
-                "Part of this score comes from the answer's resemblance to graded example answers to this question "
-                "({n} close ones, graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
-                exchange.lang,
-            ) if lift.raised else tr(
-                "Graded example answers to this question that read like this one ({n} close ones) were graded "
-                "{grade:.1f} on average, lower than the rubric match alone: the score moved part of the way toward them.",
-                exchange.lang,
-            )
-            notes.append(message.format(n=found.neighbours, grade=found.grade))
+            notes.append(_lift_note(lift, exchange.lang))
         if any(c.uncertain for c in criteria):
             notes.append(tr("Criteria marked uncertain matched weakly; for a second opinion, grade again with the LLM examiner (--examiner llm).", exchange.lang))
         grade = finish_grade(
@@ -362,6 +353,27 @@ class OfflineExaminer(Examiner):
             [c.id for c in analysis.criteria if c.score == 0], [s for s in analysis.unmatched if s in explaining],
             may_raise=not (analysis.misconceptions or analysis.contradictions or analysis.dropped),
         )
+
+
+def _lift_note(lift: resemblance.Lift, lang: str) -> str:
+    """What the grade says about the resemblance that moved it."""
+    found = lift.resemblance
+    if lift.elsewhere is not None:
+        return tr(
+            "This answer reads like a good answer to another question in the bank ({other}), not to this one: "
+            "what it says earns no credit here.",
+            lang,
+        ).format(other=lift.elsewhere)
+    message = tr(
+        "Part of this score comes from the answer's resemblance to graded example answers to this question "
+        "({n} close ones, graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
+        lang,
+    ) if lift.raised else tr(
+        "Graded example answers to this question that read like this one ({n} close ones) were graded "
+        "{grade:.1f} on average, lower than the rubric match alone: the score moved part of the way toward them.",
+        lang,
+    )
+    return message.format(n=found.neighbours, grade=found.grade)
 
 
 def grade_text(question: Question, text: str, lang: str = "en") -> Grade:

@@ -128,3 +128,9 @@ _REFUTE_JA = re.compile(r"誤解|よくある(間違い|誤り|勘違い)|と思
 def is_refutation(sentence: str) -> bool:
     """True for a sentence that states a wrong claim only to reject it."""
     return bool(_REFUTE_LATIN.search(fold(sentence)) or _REFUTE_JA.search(fold_ja(sentence)))
+
+
+def is_question(sentence: str) -> bool:
+    """True for a sentence that asks rather than claims ("Can atomic add solve it?"): a candidate restating
+    the interview question, or asking one, asserts none of the claims in it."""
+    return sentence.rstrip().endswith(("?", "\uff1f"))

@@ -41,6 +41,11 @@ graded above LOW_GRADE count: a wrong example that reads like it may be its
 negation, which the embedding cannot see, and a correct textbook answer must
 not be pulled toward its own denial. The rows scale down; nothing is quoted.
 
+Another question: an answer that reads more like the answers graded well for another question in the bank
+than like any example of its own (by ELSEWHERE_MARGIN) answers that other question. The matcher still finds
+the field's shared vocabulary in it, so it scores points it has not earned; they settle ELSEWHERE_SETTLE of
+the way to 0, and the grade names the other question.
+
 The constants were chosen by leave-one-set-out on the tuning sets (each set
 graded with the examples of the others; never the current report set). Round
 1 (3,322 answers): Spearman 0.850 -> 0.890, MAE 1.37 -> 1.07; paraphrases 4.0 ->
@@ -84,6 +89,8 @@ QUOTES_PER_SENTENCE = 2  # a long sentence may state two points; more would be o
 SOFT_CREDIT = 0.5  # raw evidence of a row credited by resemblance (rows are scaled afterwards)
 LOW_GRADE = 3.0  # an example graded this low or lower is a wrong answer (negated, reversed, fluent but wrong)
 RIVAL_MARGIN = 0.06  # a wrong example this close to the closest example makes the neighbourhood ambiguous
+ELSEWHERE_MARGIN = 0.08  # a well-graded answer to another question this much closer than any of this question's
+ELSEWHERE_SETTLE = 1.0  # share of the way down to 0 for an answer to another question
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class Lift:
     resemblance: Resemblance
     closeness: dict[str, float]  # empty key point id -> its best sentence's cosine
     raised: bool  # False: the neighbours were graded lower, and the points settle toward them
+    elsewhere: str | None = None  # the id of the question the answer reads like an answer to, when not this one
 
 
 @lru_cache(maxsize=1)
@@ -154,6 +162,7 @@ def use_exemplars(path: Path | None) -> None:
     """Read graded examples from `path` (None: the shipped file). For tools that grade without some of them."""
     _source[0] = path or EXEMPLARS
     _exemplars.cache_clear()
+    _well_graded.cache_clear()
 
 
 @lru_cache(maxsize=1)
@@ -175,6 +184,44 @@ def _exemplars() -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def has_examples(question: Question) -> bool:
     return question_key(question) in _exemplars()
+
+
+@lru_cache(maxsize=1)
+def _well_graded() -> tuple[np.ndarray, np.ndarray]:
+    """(unit vectors, question keys) of every question's examples graded MIN_GRADE or more, in one matrix."""
+    import numpy as np
+
+    vectors, keys = [], []
+    for key, (v, g) in _exemplars().items():
+        vectors.append(v[g >= MIN_GRADE])
+        keys += [key] * int((g >= MIN_GRADE).sum())
+    if not vectors:
+        return np.zeros((0, 512), dtype=np.float32), np.array([], dtype=str)
+    return np.concatenate(vectors), np.array(keys)
+
+
+def elsewhere(question: Question, text: str) -> str | None:
+    """The id of another question this text reads like a good answer to, or None.
+
+    A right answer to the wrong question shares the field's vocabulary, so the matcher finds some of its cues
+    and the embedding sits near this question's answers too; but it sits nearer still to the answers graded
+    well for the question it does answer. Over the tuning sets (each read with the others' examples), a margin
+    of ELSEWHERE_MARGIN catches most answers written to another question and almost no correct answers.
+    """
+    examples = _exemplars().get(question_key(question))
+    if examples is None or not text.strip():
+        return None
+    vector = _vector(text)
+    own = float((examples[0] @ vector).max())
+    vectors, keys = _well_graded()
+    others = keys != question_key(question)
+    if not others.any():
+        return None
+    sims = vectors[others] @ vector
+    best = int(sims.argmax())
+    if float(sims[best]) - own <= ELSEWHERE_MARGIN:
+        return None
+    return str(keys[others][best]).split(":", 1)[0]
 
 
 @lru_cache(maxsize=16)
@@ -250,6 +297,12 @@ def lift(
     (only if `may_raise`: no error found, nothing addressed to the grader) or lowers it (see the module docstring)."""
     if points >= MAX_POINTS or not has_examples(question) or (points <= 0 and not may_raise):
         return None  # nothing to move (a grade of 0 that may not rise is not encoded)
+    other = elsewhere(question, text)
+    if other is not None:  # an answer to another question earns nothing here, however well it reads
+        if points <= 0:
+            return None
+        return Lift(round(points * (1 - ELSEWHERE_SETTLE), 3), {}, Resemblance(0.0, 0, 0.0, -1.0), {}, raised=False,
+                    elsewhere=other)
     found = resemble(question, text)
     if found is None:
         return None
@@ -265,8 +318,8 @@ def lift(
 
 
 __all__ = [
-    "EXEMPLARS", "LOW_GRADE", "MIN_GRADE", "MIN_SENTENCES", "MIN_SIMILARITY", "NEIGHBOURS", "RIVAL_MARGIN", "SETTLE",
+    "ELSEWHERE_MARGIN", "ELSEWHERE_SETTLE", "EXEMPLARS", "LOW_GRADE", "MIN_GRADE", "MIN_SENTENCES", "MIN_SIMILARITY", "NEIGHBOURS", "RIVAL_MARGIN", "SETTLE",
     "SOFT_CREDIT", "SOFT_MIN", "WEIGHT",
-    "Lift", "Resemblance", "embed", "has_examples", "lift", "question_key", "quotes_for", "resemble",
+    "Lift", "Resemblance", "elsewhere", "embed", "has_examples", "lift", "question_key", "quotes_for", "resemble",
     "sentencepiece_model", "use_exemplars",
 ]
