@@ -6,6 +6,7 @@ point when graded as an answer, or reads as one of its question's misconceptions
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -46,14 +47,21 @@ def test_question_text_and_field_wide_acronyms_are_not_distinctive(bank: Bank) -
     assert not {"dapo", "gspo", "cispo", "ppo", "grpo", "kl"} & terms
 
 
-# A probe read back as an answer is graded by the offline examiner exactly like a candidate's text.
+def _as_claims(text: str) -> str:
+    """A probe's questions turned into statements: a candidate's question claims nothing, but a probe that
+    leads ("so each GPU computes only part of a layer?") must not suggest a wrong claim either."""
+    return re.sub(r"[?\uff1f]", lambda m: "\u3002" if m.group() == "\uff1f" else ".", text)
+
+
+# A probe read back as an answer is graded by the offline examiner exactly like a candidate's text,
+# with its question marks read as full stops.
 def _probes_read_back(bank: Bank, qid: str) -> Iterator[tuple[KeyPoint, str, Analysis]]:
-    """Every (key point, language) probe of a question, analysed as if a candidate had written it."""
+    """Every (key point, language) probe of a question, analysed as if a candidate had asserted it."""
     question = bank.get(qid)
     assert question.rubric is not None
     for kp in question.rubric.key_points:
         for lang in LANGS:
-            yield kp, lang, analyse(question, kp.probe.get(lang), lang)
+            yield kp, lang, analyse(question, _as_claims(kp.probe.get(lang)), lang)
 
 
 @pytest.mark.parametrize("qid", QUESTIONS)
@@ -78,4 +86,6 @@ def test_the_grading_checks_catch_the_old_leaky_probes(bank: Bank) -> None:
     assert analyse(bank.get("algo-09"), old_en, "en").coverage()["gradient-scale-like-lr"] > 0
     infra = bank.get("infra-11")
     old_ja = "FSDP もパラメータを分割します。それで各 GPU が層の一部だけを計算することになりますか？通信コストはどうですか？"
-    assert [m.id for m in analyse(infra, old_ja, "ja").misconceptions] == ["fsdp-is-tensor-parallel"]
+    assert [m.id for m in analyse(infra, _as_claims(old_ja), "ja").misconceptions] == ["fsdp-is-tensor-parallel"]
+    # asked by a candidate, the same question claims nothing
+    assert analyse(infra, old_ja, "ja").misconceptions == []
