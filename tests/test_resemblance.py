@@ -161,6 +161,9 @@ def test_a_good_answer_to_another_question_earns_nothing_and_the_note_names_that
     assert grade.overall == 0.0 and grade.resemblance_shift is not None and grade.resemblance_shift < 0
     assert grade.note is not None and "another question in the bank (algo-07)" in grade.note
     assert sum(c.score for c in grade.criteria) == 0
+    # the matcher's quotes went with the credit: no row shows the candidate's words beside a 0
+    assert any(c.evidence for c in analyse(bank.get("algo-13"), PPO_CLIPPING, "en").criteria)
+    assert all(not c.evidence and not c.uncertain for c in grade.criteria)
 
 
 @pytest.mark.parametrize("lang", ["it", "ja"])

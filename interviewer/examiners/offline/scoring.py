@@ -107,7 +107,8 @@ def predict(a: Analysis, model: Model) -> float:
 
 def _scale_rows(criteria: list[CriterionScore], target: float) -> list[CriterionScore]:
     """Rows scaled by one factor k in proportion to their evidence, each capped at its maximum,
-    so they sum to `target` (a weight total): exact water-filling, rows capped in order of max/score."""
+    so they sum to `target` (a weight total): exact water-filling, rows capped in order of max/score.
+    A row left at 0 keeps no evidence."""
     live = sorted((c for c in criteria if c.score > 0), key=lambda c: c.max / c.score)
     capped, rest = 0.0, sum(c.score for c in live)
     k = 0.0
@@ -118,7 +119,10 @@ def _scale_rows(criteria: list[CriterionScore], target: float) -> list[Criterion
         capped += c.max
         rest -= c.score
         k = c.max / c.score
-    return [c.model_copy(update={"score": round(min(c.max, k * c.score), 3)}) for c in criteria]
+    scaled = [c.model_copy(update={"score": round(min(c.max, k * c.score), 3)}) for c in criteria]
+    # a row scaled to nothing (an answer to another question settles at 0) quotes nothing: a quote beside
+    # a 0 would read as credit given
+    return [c if c.score > 0 else c.model_copy(update={"evidence": [], "uncertain": False}) for c in scaled]
 
 
 def _with_lift(a: Analysis, points: float, lift: Lift) -> tuple[list[CriterionScore], float]:
