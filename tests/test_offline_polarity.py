@@ -65,6 +65,13 @@ def _adds_up(g: Grade) -> bool:
         ("GPU-Util は効率の指標にはなりません。", "gpu-util + 効率の指標", "ja", (0, 1)),
         ("GPU-Util は効率の指標とは言えない。", "gpu-util + 効率の指標", "ja", (0, 1)),
         ("atomic add で問題を解決することは簡単です。", "atomic + 解決する", "ja", (1, 0)),
+        # a denied removal keeps the term: not excluded from training = still trained on
+        ("どのトークンも学習から外されず、影響だけが抑えられる。", "トークン + 学習", "ja", (1, 0)),
+        ("範囲外のトークンも捨てられずに勾配に寄与する。", "トークン + 勾配", "ja", (1, 0)),
+        ("fork token も gradient を失わない。", "token + gradient", "ja", (1, 0)),
+        # ... unless the removal is what the cue says
+        ("範囲外のトークンは捨てられない。", "トークン + 捨てる", "ja", (0, 1)),
+        ("トークンは学習に使われない。", "トークン + 学習", "ja", (0, 1)),
     ],
 )
 def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -84,6 +85,9 @@ _JA_OBLIGATION = frozenset({"なる", "いける", "行ける", "だめ", "駄�
 _JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに", "ので", "から", "し", "が", "て", "で", "と", "ば", "たら"})
 # "Xだけでは足りない": X is not enough alone, which does not deny X
 _JA_INSUFFICIENT = frozenset({"足りる", "足る"})
+# "学習から外されず", "勾配を失わない": a denied removal keeps the term (not discarded = still counted), unless
+# the removal is itself part of the cue
+_JA_PRIVATIVE = frozenset({"捨てる", "切り捨てる", "外す", "除く", "取り除く", "除外", "失う", "落とす", "無視", "破棄", "削除", "消す"})
 JA_WINDOW = 8  # morphemes after the term
 # Italian "non … più" is "no longer" when più ends the clause or comes before one of these
 _CEASE_PIU_BEFORE = frozenset(
@@ -866,6 +870,7 @@ class AnswerIndex:
                     # "差しか見ない" (looks only at the difference), "だけでは足りない" (is not enough alone)
                     or any(p.surface == "しか" for p in morphs[max(0, i - 3):i])
                     or next((p.lemma for p in reversed(morphs[:i]) if p.pos != "助動詞"), "") in _JA_INSUFFICIENT
+                    or _removal_denied(morphs[:i], covered)
                     or conditional
                     # the second half of "しなければならない", "しないといけない": an obligation
                     or (obligation and prev is not None and prev.lemma in _JA_OBLIGATION)
@@ -949,6 +954,13 @@ class AnswerIndex:
 
 
 _HIRAGANA_FIRST, _HIRAGANA_LAST = "\u3041", "\u309f"
+
+
+def _removal_denied(before: Sequence[Morpheme], covered: list[tuple[int, int]]) -> bool:
+    """Is the predicate that a negator negates (the morphemes `before` it, skipping auxiliaries and する) a verb
+    of removal outside the cue? "どのトークンも学習から外されず" keeps every token in training."""
+    verb = next((m for m in reversed(before) if m.pos != "助動詞" and not (m.pos == "動詞" and m.lemma == "する")), None)
+    return verb is not None and verb.lemma in _JA_PRIVATIVE and not any(s <= verb.start < e for s, e in covered)
 
 
 def _starting(term: tuple[Alt, ...], starts: dict[str, tuple[int, ...]], prefix3: set[str]) -> list[Alt]:
