@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from interviewer.bank.loader import Bank, load_bank  # noqa: E402
 from interviewer.calibration import CalibrationAnswer, load_all  # noqa: E402
 from interviewer.evaluation import Scored, fluent_wrong_vs_partial, question_pair_order, spearman  # noqa: E402
+from interviewer.examiners.offline import resemblance  # noqa: E402
 from interviewer.examiners.offline.examiner import grade_text  # noqa: E402
 
 
@@ -219,6 +220,12 @@ def main() -> None:
         warm.append((time.perf_counter() - t0) * 1000)
     print(f"median ms per answer, first pass (cues compiled on first use): {statistics.median(times):.2f}  (p95 {sorted(times)[int(0.95 * len(times))]:.2f})")
     print(f"median ms per answer, steady state: {statistics.median(warm):.2f}  (p95 {sorted(warm)[int(0.95 * len(warm))]:.2f}; target <= 5 ms)")
+    encoder: list[float] = []
+    for a in answers:  # the part of it that is the sentence encoder (resemblance embeds each answer once)
+        t0 = time.perf_counter()
+        resemblance.embed([a.answer])
+        encoder.append((time.perf_counter() - t0) * 1000)
+    print(f"  of which the sentence encoder, one whole answer: median {statistics.median(encoder):.2f} ms")
 
     if args.no_batch:
         return
