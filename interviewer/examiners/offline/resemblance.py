@@ -208,20 +208,22 @@ def elsewhere(question: Question, text: str) -> str | None:
     well for the question it does answer. Over the tuning sets (each read with the others' examples), a margin
     of ELSEWHERE_MARGIN catches most answers written to another question and almost no correct answers.
     """
+    import numpy as np
+
     examples = _exemplars().get(question_key(question))
     if examples is None or not text.strip():
         return None
     vector = _vector(text)
     own = float((examples[0] @ vector).max())
     vectors, keys = _well_graded()
-    others = keys != question_key(question)
-    if not others.any():
+    sims = vectors @ vector
+    sims[keys == question_key(question)] = -np.inf  # only other questions' answers count (no copy of the matrix)
+    if not sims.size:
         return None
-    sims = vectors[others] @ vector
     best = int(sims.argmax())
-    if float(sims[best]) - own <= ELSEWHERE_MARGIN:
+    if float(sims[best]) - own <= ELSEWHERE_MARGIN:  # also when every example is this question's (-inf)
         return None
-    return str(keys[others][best]).split(":", 1)[0]
+    return str(keys[best]).split(":", 1)[0]
 
 
 @lru_cache(maxsize=16)
