@@ -35,6 +35,7 @@ from interviewer.examiners.offline.text import (
     specificity,
     split_clauses,
     split_sentences,
+    term_chain,
 )
 from interviewer.examiners.offline.topic import unjudged
 from interviewer.i18n import ntr, tr
@@ -43,6 +44,8 @@ COVERED = 0.75  # a key point counts as covered at this fraction of its weight
 SINGLE_TERM_CREDIT = 0.6  # a lone-term cue is weaker evidence than a relation
 WORDS_PER_CLAIM = 6.0  # content words a sentence needs per key point it fully evidences
 JA_CHARS_PER_CLAIM = 14.0
+CHAIN_SHARE = 0.5  # an answer with this share of its sentences term chains is a buzzword list
+LIST_QUALITY = 0.25  # what a bare list of terms is worth as evidence (explanation_quality's floor)
 
 
 @dataclass
@@ -110,6 +113,11 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     dropped = [s.text for s, a in zip(sentences, addressed, strict=True) if a]
     index = AnswerIndex.build(kept, japanese)
     quality = [explanation_quality(s.text, japanese) for s in kept]
+    # An answer made mostly of term chains is a buzzword list however its lines are dressed ("OPD: a dozen
+    # terms", "KLペナルティ／参照モデル／…"); one such sentence in an answer that explains is an enumeration.
+    chains = [term_chain(s.text, japanese) for s in kept]
+    if kept and sum(chains) >= CHAIN_SHARE * len(kept):
+        quality = [LIST_QUALITY if c else q for q, c in zip(quality, chains, strict=True)]
 
     found: list[DetectedMisconception] = []
     wrong_sentences: set[int] = set()

@@ -18,7 +18,7 @@ _SENT_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 _WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)+|[a-z0-9\u03b1-\u03c9]+(?:'[a-z0-9]+)*|[,:]")
 CLAUSE_MARKS = frozenset({",", ":"})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
-_LIST_SEP = re.compile(r"[,、·•]")
+_LIST_SEP = re.compile(r"[,、·•／]")
 # Italian elided articles and prepositions: "dell'entropia" -> "dell entropia".
 _ELISION = re.compile(r"\b(l|d|s|c|m|t|v|n|un|all|dall|dell|nell|sull|coll|quest|quell|tutt)'(?=[a-z0-9])")
 
@@ -115,7 +115,7 @@ class Sentence:
     start: int
 
 
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|cf|approx|resp|ca|fig|eq|sec|ch|al|dr|mr|ms|prof|no)\.|\b[A-Z]\.)$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:(?<![A-Za-z])(?:e\.g|i\.e|vs|etc|cf|approx|resp|ca|fig|eq|sec|ch|al|dr|mr|ms|prof|no)\.|\b[A-Z]\.)$", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -173,7 +173,7 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
         chars = len(re.sub(r"\s", "", body))
         if chars < 10:
             return 0.25
-        if len(segments) >= 4 and not relations and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
+        if len(segments) >= 4 and _few(relations, segments) and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
             return labelled
         if not relations and not any(p in body for p in JA_PARTICLES):
             return labelled
@@ -181,7 +181,7 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
     words = [w for w in latin_tokens(body) if w not in CLAUSE_MARKS]
     if len(words) < 4:
         return 0.25
-    if len(segments) >= 4 and not relations and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
+    if len(segments) >= 4 and _few(relations, segments) and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
         return labelled
     # A list of nouns with a stray "The" or "one" in it is still a list: an explanation
     # relates its terms, so function words make up a real share of it.
@@ -192,6 +192,41 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
 
 
 MIN_LINKING_SHARE = 0.12
+# A list holds a stray relation ("β=0.04" among a dozen terms) and still relates nothing: fewer than one
+# relation symbol per STRAY_RELATIONS items.
+STRAY_RELATIONS = 8
+MANY_ITEMS = 5  # items a term chain strings together at least
+BARE_SHARE = 0.8  # share of its items that are bare terms
+BARE_LINKING = 0.3  # an item whose words are this share function words or more says something
+# terms strung together by commas, slashes, bullets or hashes (not arrows: "signal -> interrupt reqs -> drop
+# KV -> re-prefill" is how experts write a pipeline down)
+_ITEM_SEP = re.compile(r"[,、·•／#・;；]|\s/\s")
+_JA_BINDING = ("は", "が", "を", "に", "で", "と", "ので", "から", "ため", "ます", "です", "する", "れる", "なら")
+
+
+def term_chain(sentence: str, japanese: bool) -> bool:
+    """Is the sentence a string of many bare terms ("KLペナルティ／参照モデル／…", a dozen terms after a
+    label)? It names things without relating them. (A strong answer may enumerate metric names in one
+    such sentence; the examiner reads it as a list only when the answer is mostly such sentences.)"""
+    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", sentence)
+    items = [i.strip() for i in _ITEM_SEP.split(body) if i.strip()]
+    if len(items) < MANY_ITEMS or not _few(len(_RELATION.findall(body)), items):
+        return False
+
+    def bare(item: str) -> bool:
+        if japanese and is_japanese(item):
+            return not any(p in item for p in _JA_BINDING)
+        words = [w for w in latin_tokens(item) if w not in CLAUSE_MARKS]
+        return len(words) <= 3 or sum(w in FUNCTION_WORDS for w in words) < BARE_LINKING * len(words)
+
+    return sum(bare(i) for i in items) >= BARE_SHARE * len(items)
+
+
+def _few(relations: int, segments: list[str]) -> bool:
+    """Are the relation symbols too few to relate these segments (see STRAY_RELATIONS)?"""
+    return relations * STRAY_RELATIONS < len(segments)
+
+
 # A list after a method's name ("DAPO: clip-higher, dynamic sampling, no KL", "VeRL: Ray、FSDP/Megatron") is
 # expert shorthand, but "PPO: GAE, critic, clip" is also how a buzzword list would dress up: more than a
 # bare list, less than prose.
