@@ -356,3 +356,41 @@ def test_no_lift_when_a_wrong_example_reads_almost_the_same(bank: Bank, tmp_path
         resemblance.use_exemplars(None)
     assert lifted.resemblance is not None and lifted.overall > plain
     assert blocked.resemblance is None and blocked.overall == plain
+
+
+def test_an_answer_that_reads_most_like_a_wrong_example_settles_toward_it(bank: Bank, tmp_path: Path) -> None:
+    """No error found, but the closest graded example is a wrong one (graded 1) and clearly closer than any
+    well-graded one: the answer reads like that wrong answer (a reversal the matcher cannot see), so the
+    neighbourhood lowers it, wrong examples included. The same twin graded well lowers nothing."""
+    np = pytest.importorskip("numpy")
+    q = bank.get("algo-03")
+    key = resemblance.question_key(q)
+    text = " ".join(analyse(q, TEXTBOOK, "en").explaining)
+    with np.load(resemblance.EXEMPLARS, allow_pickle=False) as data:
+        rows = data["keys"] == key
+        vectors, grades = data["vectors"][rows].astype(np.float32), data["grades"][rows]
+    itself = resemblance.embed([text])[0]
+    good = vectors[grades >= resemblance.MIN_GRADE]
+    good = good[good @ itself < itself @ itself - 2 * resemblance.WRONG_MARGIN]  # clearly further than the twin
+    assert len(good) >= resemblance.NEIGHBOURS
+
+    def write(twin_grade: float) -> Path:
+        path = tmp_path / f"twin-{twin_grade}.npz"
+        np.savez(path, keys=np.array([key] * (len(good) + 1)), vectors=np.vstack([good, itself[None, :]]).astype(np.float16),
+                 grades=np.concatenate([np.full(len(good), 8.0), [twin_grade]]).astype(np.float32))
+        return path
+
+    plain = plain_grade(q, TEXTBOOK, "en")
+    assert not analyse(q, TEXTBOOK, "en").misconceptions
+    try:
+        resemblance.use_exemplars(write(1.0))
+        found = resemblance.resemble(q, text)
+        lowered = grade_text(q, TEXTBOOK, "en")
+        resemblance.use_exemplars(write(8.0))
+        kept = grade_text(q, TEXTBOOK, "en")
+    finally:
+        resemblance.use_exemplars(None)
+    assert found is not None and found.reads_wrong()
+    assert lowered.resemblance_shift is not None and lowered.resemblance_shift < 0 and lowered.overall < plain
+    assert compute_overall(lowered.criteria, lowered.misconceptions, lowered.hint_penalty) == lowered.overall
+    assert kept.overall >= plain
