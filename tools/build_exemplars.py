@@ -10,8 +10,8 @@ from the same text (the sentences that explain: no term lists, fragments or
 lines addressed to the grader) as an answer being graded; answers with fewer
 than two such sentences are never compared, so they are not kept. Left out:
 `blind` (the set `interviewer eval` ships with, so its figures stay an honest
-measure), and the report sets not yet replaced by a newer one (`heldout12`,
-`heldout13`; see tests/data/README.md).
+measure), and the report sets from `heldout12` on, not yet added (`heldout12` to
+`heldout14`; see tests/data/README.md).
 Same data in, same file out (vectors are stored as float16; --check allows for
 the last bit).
 """
