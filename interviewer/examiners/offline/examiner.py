@@ -29,6 +29,7 @@ from interviewer.examiners.offline.scoring import calibrated, load_model, predic
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
+    LIST_QUALITY,
     explanation_quality,
     is_japanese,
     latin_tokens,
@@ -45,7 +46,6 @@ SINGLE_TERM_CREDIT = 0.6  # a lone-term cue is weaker evidence than a relation
 WORDS_PER_CLAIM = 6.0  # content words a sentence needs per key point it fully evidences
 JA_CHARS_PER_CLAIM = 14.0
 CHAIN_SHARE = 0.5  # an answer with this share of its sentences term chains is a buzzword list
-LIST_QUALITY = 0.25  # what a bare list of terms is worth as evidence (explanation_quality's floor)
 
 
 @dataclass

@@ -155,24 +155,32 @@ def _append(out: list[Sentence], text: str, start: int, end: int) -> None:
     out.append(Sentence(stripped, start + lead))
 
 
+LIST_QUALITY = 0.25  # what a fragment or a bare list of terms is worth as evidence
+_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")  # a bullet or a list number
+
+
+def _without_marker(sentence: str) -> str:
+    return _MARKER.sub("", sentence)
+
+
 def explanation_quality(sentence: str, japanese: bool) -> float:
     """1.0 for a sentence that explains; lower for fragments and bare lists of terms.
 
     Buzzword lists use the right nouns without relating them: few words per
     comma-separated item and no function words.
     """
-    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", sentence)
+    body = _without_marker(sentence)
     segments = [s for s in _LIST_SEP.split(body) if s.strip()]
     if len(_HYPE.findall(fold(body))) + len(_HYPE_JA.findall(unicodedata.normalize("NFKC", body))) >= 2:  # "unlock next-generation, scalable efficiency": a pitch, not an explanation
-        return 0.25
+        return LIST_QUALITY
     # Expert shorthand relates its terms with symbols ("H(p) const wrt θ ⇒ argmin CE = argmin KL"),
     # or lists what a named method does after its name ("DAPO: clip-higher, dynamic sampling, no KL").
     relations = len(_RELATION.findall(body))
-    labelled = LABELLED_LIST_QUALITY if _LABELLED.match(body) else 0.25
+    labelled = LABELLED_LIST_QUALITY if _LABELLED.match(body) else LIST_QUALITY
     if japanese:
         chars = len(re.sub(r"\s", "", body))
         if chars < 10:
-            return 0.25
+            return LIST_QUALITY
         if len(segments) >= 4 and _few(relations, segments) and sorted(len(s.strip()) for s in segments)[len(segments) // 2] <= 8:
             return labelled
         if not relations and not any(p in body for p in JA_PARTICLES):
@@ -180,7 +188,7 @@ def explanation_quality(sentence: str, japanese: bool) -> float:
         return 1.0
     words = [w for w in latin_tokens(body) if w not in CLAUSE_MARKS]
     if len(words) < 4:
-        return 0.25
+        return LIST_QUALITY
     if len(segments) >= 4 and _few(relations, segments) and sorted(len(s.split()) for s in segments)[len(segments) // 2] <= 2:
         return labelled
     # A list of nouns with a stray "The" or "one" in it is still a list: an explanation
@@ -201,14 +209,14 @@ BARE_LINKING = 0.3  # an item whose words are this share function words or more 
 # terms strung together by commas, slashes, bullets or hashes (not arrows: "signal -> interrupt reqs -> drop
 # KV -> re-prefill" is how experts write a pipeline down)
 _ITEM_SEP = re.compile(r"[,、·•／#・;；]|\s/\s")
-_JA_BINDING = ("は", "が", "を", "に", "で", "と", "ので", "から", "ため", "ます", "です", "する", "れる", "なら")
+_JA_BINDING = tuple(p for p in JA_PARTICLES if p != "の")  # "AのB" is still one noun phrase
 
 
 def term_chain(sentence: str, japanese: bool) -> bool:
     """Is the sentence a string of many bare terms ("KLペナルティ／参照モデル／…", a dozen terms after a
     label)? It names things without relating them. (A strong answer may enumerate metric names in one
     such sentence; the examiner reads it as a list only when the answer is mostly such sentences.)"""
-    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", sentence)
+    body = _without_marker(sentence)
     items = [i.strip() for i in _ITEM_SEP.split(body) if i.strip()]
     if len(items) < MANY_ITEMS or not _few(len(_RELATION.findall(body)), items):
         return False
