@@ -107,3 +107,16 @@ def test_run_without_plain_checks_the_plan_before_opening_the_tui() -> None:
     """Plan options mean "start this interview", in the TUI too: a bad id is a clear error, no app opens."""
     r = run_cli("run", "--questions", "nope")
     assert r.returncode == 2 and "unknown question id(s): nope" in r.stderr
+
+
+def test_a_pass_command_needs_no_end_line() -> None:
+    """':skip' on the first line answers at once; typed inside an answer it is just text."""
+    from io import StringIO
+
+    from interviewer.cli.commands_run import read_answer
+
+    stream = StringIO(":skip\nGRPO drops the critic.\n:idk\n.\n :IDK \n")
+    assert read_answer(stream) == ":skip"
+    assert read_answer(stream) == "GRPO drops the critic.\n:idk"
+    assert read_answer(stream) == ":IDK"
+    assert read_answer(stream) is None

@@ -50,8 +50,14 @@ def choose_questions(
     return sorted(random.Random(seed).sample(pool, n), key=pool.index)
 
 
+PASS_COMMANDS = frozenset({":skip", ":idk"})
+
+
 def read_answer(stream: TextIO, limit: int = MAX_ANSWER_CHARS) -> str | None:
     """Lines until one holding only `.`; None at EOF with nothing typed.
+
+    A first line that is a pass command (`:skip`, `:idk`) is the whole answer: nobody
+    types a `.` after it, and waiting for one looks like a hang.
 
     Past `limit` characters the rest is read but not kept (the caller refuses
     the answer), so a huge paste or pipe cannot exhaust memory.
@@ -64,6 +70,8 @@ def read_answer(stream: TextIO, limit: int = MAX_ANSWER_CHARS) -> str | None:
             break
         if line.rstrip("\r\n").strip() == END_MARK:
             return "\n".join(lines)
+        if not lines and line.strip().lower() in PASS_COMMANDS:
+            return line.strip()
         if size <= limit:
             text = line.rstrip("\r\n")
             lines.append(text)
@@ -102,7 +110,7 @@ async def run_plain(interview: Interview, io: PlainIO, stdin: TextIO) -> None:
                 io.say("\n" + _("(end of input: the interview is saved and can be resumed)"))
                 return
             cmd = answer.strip().lower()
-            if cmd in {":skip", ":idk"}:
+            if cmd in PASS_COMMANDS:
                 grade = await (interview.skip() if cmd == ":skip" else interview.dont_know())
                 done = True
             elif not cmd:
