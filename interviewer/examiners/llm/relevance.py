@@ -23,16 +23,12 @@ question gets from the same sentences: a sentence that is clearly about
 another point does not count for this one.
 
 Measured over the calibration and blind sets (the offline examiner's
-evidence sentences as the quotes a careful model would give): 90.3% of
-those quotes support their own key point, and 86.4% of them are refused for
+evidence sentences as the quotes a careful model would give): 91.8% of
+those quotes support their own key point, and 81.2% of them are refused for
 a key point the offline examiner finds nowhere in that answer (some of those
-do touch the point, so this understates it). STRONG_HITS was 10 until the
-key-point cues were pruned to the alternatives answers use
-(tools/prune_cues.py): fewer alternatives mean lower concept scores, and 10
-kept only 89.4% of real evidence. A lower STRONG_HITS keeps more real
-evidence (5: 93.6%) but lets a long sentence count for neighbouring points
-(5: 81.8% refused; at 6, one sentence quoted for every criterion is already credited
-beyond the points it states). See `tests/llm/test_grounding.py`.
+do touch the point, so this understates it). A lower STRONG_HITS keeps more
+real evidence (4: 97.7%) but lets a long sentence count for neighbouring
+points (4: 60.9% refused). See `tests/llm/test_grounding.py`.
 """
 
 from __future__ import annotations
@@ -50,7 +46,7 @@ from interviewer.examiners.offline.text import FUNCTION_WORDS, fold_ja, latin_to
 T = TypeVar("T")
 
 MIN_HITS = 1.0  # concept weight a quote's sentences need to count for a key point at all
-STRONG_HITS = 7.0  # ... enough on its own
+STRONG_HITS = 10.0  # ... enough on its own
 RATIO = 0.5  # ... otherwise at least this share of the best-scoring key point's
 CLAIM_SHARE = 0.6  # of a misconception's claim words a paraphrase must repeat
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
