@@ -68,10 +68,11 @@ def read_answer(stream: TextIO, limit: int = MAX_ANSWER_CHARS) -> str | None:
         line = stream.readline(limit + 2)
         if not line:
             break
-        if line.rstrip("\r\n").strip() == END_MARK:
+        body = line.strip()
+        if body == END_MARK:
             return "\n".join(lines)
-        if not lines and line.strip().lower() in PASS_COMMANDS:
-            return line.strip()
+        if not lines and body.lower() in PASS_COMMANDS:
+            return body
         if size <= limit:
             text = line.rstrip("\r\n")
             lines.append(text)
