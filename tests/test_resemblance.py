@@ -301,10 +301,19 @@ def test_a_point_made_in_other_words_is_not_the_first_follow_up(bank: Bank, tmp_
     from interviewer.examiners.base import Exchange, Turn
     from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
 
+    np = pytest.importorskip("numpy")
     answer = next(a for a in load_all(ROOT / "tests" / "data" / "heldout7") if a.id == "algo-01-r7-12")
     q = bank.get("algo-01")
     exchange = Exchange(q, "ja", [Turn("candidate", "answer", answer.answer)])
-    resemblance.use_exemplars(without_itself(answer, q, tmp_path))  # as if it had never been graded
+    # As if it had never been graded, and with only the examples graded above LOW_GRADE: since heldout15 joined
+    # the examples, a wrong answer reads within RIVAL_MARGIN of this one, and an ambiguous neighbourhood raises
+    # nothing (test_no_lift_when_a_wrong_example_reads_almost_the_same). This test is about the probe order
+    # once a point is credited from resemblance, so it keeps the neighbourhood unambiguous.
+    path = without_itself(answer, q, tmp_path)
+    with np.load(path, allow_pickle=False) as data:
+        right = data["grades"] > resemblance.LOW_GRADE
+        np.savez(path, keys=data["keys"][right], vectors=data["vectors"][right], grades=data["grades"][right])
+    resemblance.use_exemplars(path)
     try:
         examiner = OfflineExaminer()
         coverage = examiner.analysis(exchange).coverage()
