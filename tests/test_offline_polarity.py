@@ -72,6 +72,17 @@ def _adds_up(g: Grade) -> bool:
         # ... unless the removal is what the cue says
         ("範囲外のトークンは捨てられない。", "トークン + 捨てる", "ja", (0, 1)),
         ("トークンは学習に使われない。", "トークン + 学習", "ja", (0, 1)),
+        # a sentence-final negated copula denies the whole clause before it, however long
+        ("GRPOのKL penaltyは、policyをreference modelの近くに保つためのものではありません。", "reference + 近く", "ja", (0, 1)),
+        # ... but a distant negated verb states a claim of its own
+        ("atomic add で問題を解決することもできません。", "atomic", "ja", (1, 0)),
+        # て before いる/おる is aspect, not a clause boundary
+        ("TRL は GRPO や PPO などの RL アルゴリズムをサポートしていません。", "trl + サポート", "ja", (0, 1)),
+        ("AReaL は生成と学習を切り離しておらず、非同期化もしていない。", "areal + 切り離す", "ja", (0, 1)),
+        ("KV の領域が足りていない。", "kv + 領域", "ja", (1, 0)),  # "not enough", as "足りない"
+        # an embedded question asks; a condition holds the term apart from the main clause's negation
+        ("KV が満杯で preemption が起きていないかを確認します。", "preemption + 起きる", "ja", (1, 0)),
+        ("それがログ用に detach した値なら学習自体には影響しません。", "detach + 値", "ja", (1, 0)),
     ],
 )
 def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> None:
