@@ -55,6 +55,10 @@ def _adds_up(g: Grade) -> bool:
         ("L'entropia non è costante e dipende dal modello.", "entropia + costante", "it", (0, 1)),
         # "does not work without": a double negation still denies the cue that holds "without"
         ("GSPO does not work without routing replay.", "gspo + without routing replay", "en", (0, 1)),
+        # a parenthetical remark is a unit of its own: "no" before it does not reach in, nor past it
+        ("INT8 train ≈ no (grad range too wide).", "int8 + grad + range", "en", (1, 0)),
+        ("GSPO: seq-level clip -> no noisy token IS weights (MoE).", "gspo + moe", "en", (1, 0)),
+        ("KL(p||q) is not symmetric.", "kl + symmetric", "en", (0, 1)),  # a formula's brackets are not an aside
         ("CISPOは重要度重みをクリップします。", "cispo + クリップ", "ja", (1, 0)),
         ("CISPOは重要度重みをクリップしません。", "cispo + クリップ", "ja", (0, 1)),
         ("CISPOは重要度重みをクリップせず、勾配を残す。", "cispo + クリップ", "ja", (0, 1)),
@@ -227,6 +231,20 @@ def test_no_longer_is_a_remedy_not_a_contradiction(bank: Bank, lang: str) -> Non
     assert "contradicts-sync-bottleneck" in [m.id for m in grade_text(bank.get("infra-08"), plain, lang).misconceptions]
 
 
+@pytest.mark.parametrize(("text", "lang"), [
+    ("To fix it, switch to kernels whose results do not depend on the batch, trading some speed.", "en"),
+    ("Per risolverlo si passa a kernel i cui risultati non dipendono dal batch, a costo di un po' di velocità.", "it"),
+])
+def test_a_negation_in_a_relative_clause_describes_not_denies(bank: Bank, text: str, lang: str) -> None:
+    """A relative clause names a remedy's property; the sentence does not deny that logits depend on the batch."""
+    g = grade_text(bank.get("infra-05"), text, lang)
+    assert "contradicts-batch-variance-nondeterminism" not in [m.id for m in g.misconceptions]
+    plain = {"en": "The results do not depend on the batch.", "it": "I risultati non dipendono dal batch."}[lang]
+    assert "contradicts-batch-variance-nondeterminism" in [m.id for m in grade_text(bank.get("infra-05"), plain, lang).misconceptions]
+    idx = AnswerIndex.build(split_sentences("Il batch è grande, per cui il risultato non dipende dal batch."), False)
+    assert not idx.polar(compile_cue("risultat + dipend + batch", "it")).not_claims  # "per cui" is "so": a plain denial
+
+
 def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
     idx = AnswerIndex.build(split_sentences("Il batch non è più lento della risposta più lunga."), False)
     found = idx.polar(compile_cue("batch + lent", "it"))
@@ -380,3 +398,17 @@ def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[
 )
 def test_correct_sentences_do_not_contradict(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
     assert f"contradicts-{point}" not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
+
+
+@pytest.mark.parametrize(("text", "lang", "fires"), [
+    # RL's reward, described as the contrast, is not the claim that OPD's signal is sparse
+    ("Compared with RL: that approach gives a single score for the whole answer, while OPD's teacher scores every "
+     "token the student samples.", "en", False),
+    ("Rispetto all'RL, che dà un unico punteggio per tutta la risposta, nell'OPD il teacher valuta ogni token.", "it", False),
+    ("RL needs ten times more GPU hours than on-policy distillation for the same score.", "en", False),
+    ("La distillazione on-policy richiede circa dieci volte più ore GPU dell'RL.", "it", True),
+    ("OPD は RL と同じように、報酬は系列全体に1つのスコアとして与えられます。", "ja", True),
+])
+def test_opd_sparse_signal_fires_on_the_claim_not_on_rl(bank: Bank, text: str, lang: str, fires: bool) -> None:
+    g = grade_text(bank.get("algo-17"), text, lang)
+    assert ("opd-sparse-signal" in [m.id for m in g.misconceptions]) is fires

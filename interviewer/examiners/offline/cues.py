@@ -59,6 +59,10 @@ _COMPARED = frozenset(["vs", "versus", "unlike", "compared", "contrary", "rispet
 _MORE_LESS = frozenset(["piu", "meno", "maggiore", "minore", "inferiore", "superiore", "migliore", "peggiore"])
 # A negation after these in its clause is a condition, not a claim ("if you average per rank instead of …").
 _CONDITION = frozenset(["if", "unless", "whether", "se", "qualora", "purche"])
+# "switch to kernels whose results do not depend on the batch", "kernel i cui risultati non dipendono dal batch":
+# a negation in a relative clause describes the thing it names (a remedy, a design), it does not deny a claim
+# ("per cui" is "so that": not a relative clause)
+_RELATIVE_CUI_AFTER = frozenset(["il", "la", "lo", "i", "gli", "le"])
 # A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
 _PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mitigation", "mitigations", "workaround",
                            "rimedio", "rimedi", "soluzione", "soluzioni", "mitigazione", "mitigazioni"])
@@ -680,6 +684,8 @@ class AnswerIndex:
                 clause = j + 1
                 break
         if any(t in _CONDITION for t in toks[clause:neg]):
+            return True
+        if any(toks[j] == "whose" or (toks[j] == "cui" and toks[j - 1] in _RELATIVE_CUI_AFTER) for j in range(max(clause, 1), neg)):
             return True
         if any(toks[j] != "rather" and self._bare_adverb(j) for j in range(clause, neg)):
             return True  # "CISPO invece non butta via il gradiente": the contrasted method's behaviour, not a denial

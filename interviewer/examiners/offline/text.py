@@ -96,6 +96,9 @@ def _reading(text: str) -> tuple[str, str]:
     for a, b in _CONTRACTIONS:
         t = t.replace(a, b)
     t = _ARROW.sub(" : ", t)  # "bs varies -> tiling changes": an arrow or a semicolon ends a clause
+    # a parenthetical remark is a unit of its own ("INT8 train: no (grad range too wide)"): the negation before it
+    # does not reach into it, nor one inside it out; a formula's brackets ("KL(p||q)") are left alone
+    t = _ASIDE.sub(r"\1 : \2 : ", t)
     hyphened = t
     t = t.replace("-", " ").replace("_", " ")
     t = re.sub(r"(?<![\d,])(\d+),(\d{1,2})(?![\d,])", r"\1.\2", t)  # Italian decimals: "2,77" -> "2.77"
@@ -105,6 +108,7 @@ def _reading(text: str) -> tuple[str, str]:
 
 
 _ARROW = re.compile(r"->|=>|[→⇒;]")
+_ASIDE = re.compile(r"(^|\s)\(([^()]*)\)")
 
 
 @dataclass(frozen=True)
