@@ -412,3 +412,27 @@ def test_correct_sentences_do_not_contradict(bank: Bank, qid: str, lang: str, te
 def test_opd_sparse_signal_fires_on_the_claim_not_on_rl(bank: Bank, text: str, lang: str, fires: bool) -> None:
     g = grade_text(bank.get("algo-17"), text, lang)
     assert ("opd-sparse-signal" in [m.id for m in g.misconceptions]) is fires
+
+
+@pytest.mark.parametrize(("qid", "text", "lang", "finding"), [
+    # a view reported to be corrected ("it is often said …, but") is not the candidate's claim
+    ("infra-12", "atomic add が原因だとよく言われますが、LLM の forward pass では通常 atomic add は使われていません。", "ja",
+     "atomics-main-cause"),
+    # "the more pessimistic of the clipped and the unclipped" is the right reading of the min
+    ("algo-07", "Il minimo rende l'obiettivo pessimistico: si prende sempre il valore peggiore tra clippato e non clippato.", "it",
+     "min-always-picks-clipped"),
+    # "not batch invariant" states the key point; it does not deny it
+    ("infra-05", "The kernels are not batch invariant: the same sequence gets different logits depending on the batch.", "en",
+     "contradicts-batch-variance-nondeterminism"),
+    ("infra-05", "生成側が返した確率と、学習側が同じ系列を計算し直した確率が一致しません。", "ja", "contradicts-rollout-train-mismatch"),
+])
+def test_correct_sentences_raise_no_finding(bank: Bank, qid: str, text: str, lang: str, finding: str) -> None:
+    assert finding not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
+
+
+@pytest.mark.parametrize(("qid", "text", "lang", "finding"), [
+    ("infra-12", "推論の非決定性は atomic add が主な原因です。", "ja", "atomics-main-cause"),
+    ("algo-07", "Il minimo sceglie sempre il termine clippato.", "it", "min-always-picks-clipped"),
+])
+def test_the_wrong_claims_still_do(bank: Bank, qid: str, text: str, lang: str, finding: str) -> None:
+    assert finding in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]

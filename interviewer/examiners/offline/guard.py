@@ -122,7 +122,9 @@ _REFUTE_LATIN = re.compile(
     r"|misconcezion|\bmito\b|errore (comune|tipico|frequente)|(molti|spesso si) (pensa|pensano|crede|credono)"
     r"|(e|è) (sbagliato|falso|errato|un errore)|non (e|è) vero|erroneamente|contrariamente a)"
 )
-_REFUTE_JA = re.compile(r"誤解|よくある(間違い|誤り|勘違い)|と思われがち|と考えがち|俗説|間違いです|誤りです|勘違い")
+# "…が原因だとよく言われますが、…" (it is often said …, but): the view is reported to be corrected
+_REFUTE_JA = re.compile(r"誤解|よくある(間違い|誤り|勘違い)|と思われがち|と考えがち|と言われがち|俗説|間違いです|誤りです|勘違い"
+                        r"|と(よく)?言われ(ます|る|ている|ています)(が|けど|けれど)")
 
 
 def is_refutation(sentence: str) -> bool:
