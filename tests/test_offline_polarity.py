@@ -87,6 +87,7 @@ def _adds_up(g: Grade) -> bool:
         # an embedded question asks; a condition holds the term apart from the main clause's negation
         ("KV が満杯で preemption が起きていないかを確認します。", "preemption + 起きる", "ja", (1, 0)),
         ("それがログ用に detach した値なら学習自体には影響しません。", "detach + 値", "ja", (1, 0)),
+        ("baseline の期待値はゼロにならないので、勾配が変わる。", "期待値 + ゼロ", "ja", (0, 1)),  # なる's なら: no condition
     ],
 )
 def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> None:

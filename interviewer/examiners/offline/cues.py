@@ -901,7 +901,7 @@ class AnswerIndex:
             if m.pos == "助詞" and m.pos2 == "接続助詞" and m.surface in _JA_CLAUSE_PARTICLES and step > 0 \
                     and not (m.surface in ("て", "で") and i + 1 < len(morphs) and morphs[i + 1].lemma in _JA_TE_AUX):
                 return -1
-            if m.surface in ("なら", "ならば") and step > 0:
+            if m.surface in ("なら", "ならば") and m.pos == "助動詞" and step > 0:  # not なる's なら (ゼロにならない)
                 return -1  # "detach した値なら…影響しません": the term sits in a condition, the negation in the main clause
             if m.surface == "と" and prev is not None and prev.pos == "動詞":
                 return -1  # "間違えると意味がない": a condition ("if it errs") ends the clause
