@@ -39,15 +39,18 @@ def plain_grade(question: Question, text: str, lang: str) -> float:
         resemblance.use_exemplars(None)
 
 
-def without_itself(answer: CalibrationAnswer, question: Question, tmp_path: Path) -> Path:
+def without_itself(answer: CalibrationAnswer, question: Question, tmp_path: Path, above: float | None = None) -> Path:
     """The shipped examples less the answer itself and its near copies (its parity siblings in other
-    languages, say): what the examiner would know had this answer never been graded."""
+    languages, say): what the examiner would know had this answer never been graded. With `above`, only the
+    examples graded higher than that are kept."""
     np = pytest.importorskip("numpy")
     vector = resemblance.embed([" ".join(analyse(question, answer.answer, answer.lang).explaining)])[0]
     with np.load(resemblance.EXEMPLARS, allow_pickle=False) as data:
         keys, vectors, grades = data["keys"], data["vectors"], data["grades"]
     keep = vectors.astype(np.float32) @ vector < NEAR_COPY
     assert (~keep).sum() >= 1, "the answer should be one of the shipped examples"
+    if above is not None:
+        keep &= grades > above
     path = tmp_path / f"without-{answer.id}.npz"
     np.savez(path, keys=keys[keep], vectors=vectors[keep], grades=grades[keep])
     return path
@@ -301,7 +304,6 @@ def test_a_point_made_in_other_words_is_not_the_first_follow_up(bank: Bank, tmp_
     from interviewer.examiners.base import Exchange, Turn
     from interviewer.examiners.offline.examiner import COVERED, OfflineExaminer
 
-    np = pytest.importorskip("numpy")
     answer = next(a for a in load_all(ROOT / "tests" / "data" / "heldout7") if a.id == "algo-01-r7-12")
     q = bank.get("algo-01")
     exchange = Exchange(q, "ja", [Turn("candidate", "answer", answer.answer)])
@@ -309,11 +311,7 @@ def test_a_point_made_in_other_words_is_not_the_first_follow_up(bank: Bank, tmp_
     # the examples, a wrong answer reads within RIVAL_MARGIN of this one, and an ambiguous neighbourhood raises
     # nothing (test_no_lift_when_a_wrong_example_reads_almost_the_same). This test is about the probe order
     # once a point is credited from resemblance, so it keeps the neighbourhood unambiguous.
-    path = without_itself(answer, q, tmp_path)
-    with np.load(path, allow_pickle=False) as data:
-        right = data["grades"] > resemblance.LOW_GRADE
-        np.savez(path, keys=data["keys"][right], vectors=data["vectors"][right], grades=data["grades"][right])
-    resemblance.use_exemplars(path)
+    resemblance.use_exemplars(without_itself(answer, q, tmp_path, above=resemblance.LOW_GRADE))
     try:
         examiner = OfflineExaminer()
         coverage = examiner.analysis(exchange).coverage()

@@ -883,9 +883,9 @@ class AnswerIndex:
                 conditional = nxt is not None and nxt.surface in _JA_NEG_BENIGN_AFTER and m.lemma != "ず"
                 benign = (
                     (prev is not None and prev.lemma in _JA_NEG_BENIGN_BEFORE)
-                    # "差しか見ない" (looks only at the difference), "だけでは足りない" (is not enough alone)
-                    or any(p.surface == "しか" for p in morphs[max(0, i - 3):i])
-                    or (beyond and any(p.surface == "しか" for p in morphs[k:i]))
+                    # "差しか見ない" (looks only at the difference), "だけでは足りない" (is not enough alone); past the
+                    # window, しか anywhere after the term ("高速リンクでしか割に合いません")
+                    or any(p.surface == "しか" for p in morphs[k if beyond else max(0, i - 3):i])
                     or next((p.lemma for p in reversed(morphs[:i]) if p.pos != "助動詞"
                              and p.surface not in ("て", "で") and p.lemma not in _JA_TE_AUX), "") in _JA_INSUFFICIENT
                     # "起きていないか(を確認する)": an embedded question asks, it does not deny
