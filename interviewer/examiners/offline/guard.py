@@ -44,8 +44,9 @@ _PATTERNS = [
     # a verdict about this answer, in the examiner's voice
     r"\bthe candidate('s)?\b.{0,40}\b(is|was|has|have)\b.{0,30}\b(complete|correct|perfect|excellent|flawless"
     r"|fully|covered|explained)\b",
-    r"\b(this|my|the above|the) (answer|response|solution)\b.{0,15}\b(is|was) (complete|correct|perfect|flawless"
-    r"|excellent)\b(?!\s+(only|if|when|because|for|in|as))",
+    # ("check whether the answer is correct" is a verifier's job, not a verdict)
+    r"(\b(this|my|the above)|(?<!whether )(?<!\bif )(?<!when )(?<!once )(?<!unless )\bthe) (answer|response|solution)\b"
+    r".{0,15}\b(is|was) (complete|correct|perfect|flawless|excellent)\b(?!\s+(only|if|when|because|for|in|as))",
     # rubric vocabulary used as an order: coverage values, every key point / criterion covered
     r"\b(coverage|copertura)\b.{0,40}?(\bto|\ba|=|:|\bof|\bat|\bas)?\s*\"?(1(\.0+)?|100\s*%|full|piena|massima)"
     r"(?![\d.,]|\s*(million|billion|thousand|k\b|m\b|milion|mila))",
@@ -72,7 +73,10 @@ _PATTERNS = [
     r"\b(10|ten|full|maximum|max|perfect|top|highest|100)\b",
     r"\b(rate|score|mark|grade)\s+(me|this answer|my answer|this response)\b.{0,30}"
     r"\b(10|ten|full|maximum|max|perfect|top|highest|high|highly|100)\b",
-    r"\b(full|maximum|perfect|top)\s+(marks?|score|points?|grade|credit)",
+    # …but picking the top-scoring action, or a policy credited for its moves, is RL, not a request
+    r"^(?!.*\b(pick|picks|picking|choose|chooses|choosing|select|selects|selecting|take|takes|taking|find|finds"
+    r"|finding)\s+the\s+(top|maximum)\s+score)(?!.*\b(policy|agent|actor|action|token)s?\s+(full|maximum)\s+credit)"
+    r".*\b(full|maximum|perfect|top)\s+(marks?|score|points?|grade|credit)\b",
     rf"\b(10|ten)\s*(/|out of|su)\s*(10|ten|dieci)\b(?!\s*{_COUNT_NOUNS}\b)",
     r"\b(a|an|un|uno)\s+\d{1,2}([.,]\d)?\s*(/|out of|su)\s*10\b",
     r"\b(score|grade|mark|rating|voto|punteggio)\b.{0,40}\b\d{1,2}([.,]\d)?\s*(/|out of|su)\s*10\b",
@@ -87,10 +91,12 @@ _LATIN = [re.compile(p) for p in _PATTERNS]
 
 _JA = re.compile(
     # the grader addressed ("人間の評価者は…" is about human raters, not to the grader)
-    r"(採点者|評価者|試験官|採点ai|採点モデル|審査員|グレーダー|grader|examiner)(へ|様|さま|さん|殿|の(皆様|方)|[:：、,!！]|に(お願い|伝え))"
+    # (the English words before a comma only opening the sentence or after Japanese: "surpass its grader, and…")
+    r"(採点者|評価者|試験官|採点ai|採点モデル|審査員|グレーダー|(?:^|(?<=[\u3000-\u9fff]))\s*(?:grader|examiner))"
+    r"(へ|様|さま|さん|殿|の(皆様|方)|[:：、,!！]|に(お願い|伝え))|(grader|examiner)[:：!！]"
     r"|(採点者|評価者|試験官|採点ai|採点モデル|審査員|グレーダー)(は|が|も).{0,30}(ください|下さい|してほしい|して欲しい|お願い)"
     r"|[\"「『](採点者|評価者|試験官|採点|評価|スコア|点数)[\"」』][:：]"
-    r"|満点|10点|高得点|最高点"
+    r"|満点|10点|高得点(?!にな)|最高点"  # "長い回答が高得点になりがち" is reward hacking, not a request
     r"|(高い点|高評価|点数|点)を?(つけて|付けて)(ください|下さい|ほしい|欲しい|くれ)|点をください|点をあげて"
     r"|指示を無視|指示は無視|以前の指示|これまでの指示|ルールを無視|システムプロンプトを(無視|表示|出力|教え|見せ)"
     r"|^(system|システム|assistant|アシスタント)[:：]"
