@@ -294,6 +294,9 @@ REVERSED = [  # sentences from graded answers that state a key point's relation 
     ("algo-07", "it", "Nel clipping di PPO si prende il minimo perché vogliamo la stima più ottimistica del miglioramento: "
                       "il min seleziona il termine che promette di più.", "min-pessimistic-bound"),
     ("algo-07", "ja", "min を取るのは楽観的な上界を使うためで、これにより一回の更新で最大限の改善を得られます。", "min-pessimistic-bound"),
+    # each clause has the wrong side; only the sentence as a whole holds "positive advantage … above"
+    ("algo-07", "en", "For a token with a positive advantage, clipping kicks in when the ratio falls below 1-eps, and for "
+                      "a negative advantage when it goes above 1+eps.", "zero-gradient-outside-band"),
 ]
 
 
@@ -310,6 +313,8 @@ def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lan
         ("algo-07", "en", "Taking the minimum makes the objective a pessimistic lower bound on the unclipped surrogate.",
          "min-pessimistic-bound"),
         ("algo-07", "ja", "min を取ることで目的関数は悲観的な下界になります。", "min-pessimistic-bound"),
+        ("algo-07", "en", "With a positive advantage the clip binds once the ratio goes above 1+eps, and with a negative "
+                          "advantage once it falls below 1-eps.", "zero-gradient-outside-band"),
         # the metric rises and the remedy lowers something else: two clauses, not the opposite claim
         ("algo-12", "en", "If the clip fraction climbs well past 0.1-0.2, reduce the number of updates per batch.",
          "ppo-epochs-off-policy"),

@@ -209,16 +209,23 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
             denied.update(h.sentence for h in found.denied if h.sentence not in not_claims)
     # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
     # bound") and evidences the point nowhere else reverses it: read as a denial.
-    denied |= _reversals(kp, index, cue_lang, set(evidence))
+    reversing = _reversals(kp, index, cue_lang, set(evidence))
+    for sentence in reversing:
+        evidence.pop(sentence, None)
+    denied |= reversing
     return _PointReading(evidence, denied, bool(evidence) and not strong_hit)
 
 
 def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[int]) -> set[int]:
     """Sentences that state a cue's relation in the opposite direction ("the min picks the optimistic
-    bound") and evidence the point nowhere: they reverse it, and are read as denials.
+    bound") and state it the right way in none of their clauses: they reverse the point, and are read
+    as denials.
 
     The turned cue must match within one clause, not just one sentence: "if the clip fraction
     climbs, reduce the epochs" pairs the metric with the remedy's direction, not the opposite claim.
+    For the same reason a sentence whose words evidence the point only across clauses does not state
+    it: "with a positive advantage clipping starts below 1-eps, and with a negative one above 1+eps"
+    holds "positive advantage … above" in one sentence, and each of its clauses reverses the point.
     """
     turned = [(t, cl) for cue, cl in _cues_for(kp.cues, cue_lang, claims=True)
               if cl == cue_lang and "+" in cue for t in reversed_cues(cue, cl)]
@@ -227,13 +234,19 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     for t, cl in turned:
         cue = compile_cue(t, cl, False)
         for hit in index.find(cue):
-            if hit.sentence in evidence or hit.sentence in found:
+            if hit.sentence in found:
                 continue
             if hit.sentence not in clauses:
                 clauses[hit.sentence] = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
-            if clauses[hit.sentence].find(cue):
+            if clauses[hit.sentence].find(cue) and not (
+                    hit.sentence in evidence and _stated_in_a_clause(kp, clauses[hit.sentence], cue_lang)):
                 found.add(hit.sentence)
     return found
+
+
+def _stated_in_a_clause(kp: KeyPoint, clauses: AnswerIndex, cue_lang: str) -> bool:
+    """Whether one of a sentence's clauses (read as sentences of their own) states the key point."""
+    return any(clauses.polar(compile_cue(cue_text, cl)).affirmed for cue_text, cl in _cues_for(kp.cues, cue_lang))
 
 
 CACHE_SIZE = 256  # exchanges remembered per examiner; an interview has a handful
