@@ -108,6 +108,9 @@ class Lexicon(BaseModel):
 
     concepts: list[Concept] = Field(default_factory=list)
     opposites: Opposites = Field(default_factory=Opposites)
+    # Named things answers swap ("FSDP" / "Megatron", "E4M3" / "E5M2"), read like direction words, except
+    # that a clause naming both sides is a comparison ("a prefill, cheap next to decode"), not a swap.
+    rivals: Opposites = Field(default_factory=Opposites)
 
     def get(self, concept_id: str) -> Concept | None:
         return self._by_id().get(concept_id)

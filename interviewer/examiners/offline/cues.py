@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from interviewer.bank.lexicon import Lexicon, builtin_lexicon
 from interviewer.examiners.offline.lang import Morpheme, lemma_string, morphemes, stem
@@ -229,7 +230,7 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
     _keys_starting.cache_clear()
     _phrase_terms.cache_clear()
     _joint_readings.cache_clear()
-    reversed_cues.cache_clear()
+    turned_cues.cache_clear()
     _opposite_words.cache_clear()
 
 
@@ -287,37 +288,72 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-@lru_cache(maxsize=16384)
 def reversed_cues(cue: str, lang: str) -> tuple[str, ...]:
+    """The cue with one term turned to the opposite direction (see `turned_cues`)."""
+    return tuple(t.cue for t in turned_cues(cue, lang))
+
+
+@lru_cache(maxsize=16384)
+def turned_cues(cue: str, lang: str) -> tuple[Turned, ...]:
     """The cue with one term turned to the opposite direction, per term that holds a direction word of
     the lexicon's `opposites` ("min + pessimistic" gives "min + optimistic"). Only a term that is about
     a direction is turned: one that takes both ("rises|falls"), or whose alternatives are mostly
-    something else ("monitor|track|rises"), has no opposite."""
-    opposite, keys = _opposite_words(lang)
+    something else ("monitor|track|rises"), has no opposite; nor is a cue that names the other side in
+    another term ("hybrid + e4m3 + e5m2"). A term naming one of the lexicon's `rivals` is turned too,
+    and comes with what it named and what it now names, so that a clause naming both sides, or the
+    new one only as the object of a comparison ("one extra prefill, cheap next to decode"), is not
+    read as a swap."""
+    opposite, keys, rivals = _opposite_words(lang)
     if not opposite:
         return ()
     terms = [[x.strip() for x in term.split("|")] for term in cue.split("+")]
-    out: list[str] = []
+    out: list[Turned] = []
     for i, term in enumerate(terms):
         found = [(alt, _direction_word(alt, lang, keys)) for alt in term]
         held = {k for _, (k, _) in found if k}
         if not held or any(opposite[k] & held for k in held) or 3 * sum(1 for _, (k, _) in found if k) < len(term):
             continue  # no direction, both directions, or a term mostly about something else ("monitor|rise")
+        others = [alt for j, other in enumerate(terms) if j != i for alt in other]
+        if any(_holds_word(alt, o, lang) for k in held for o in opposite[k] for alt in others):
+            continue
         turned = [t for alt, (k, n) in found if k for o in sorted(opposite[k]) for t in [_turn(alt, lang, k, n, o)]
                   if not any(t.startswith(x) or x.startswith(t) for x in term)]
         if turned:
-            out.append(" + ".join("|".join(dict.fromkeys(turned)) if j == i else "|".join(t) for j, t in enumerate(terms)))
+            swapped = sorted({k for k in held if k in rivals})
+            out.append(Turned(
+                " + ".join("|".join(dict.fromkeys(turned)) if j == i else "|".join(t) for j, t in enumerate(terms)),
+                "|".join(alt for alt, (k, _) in found if k in rivals),
+                tuple(sorted({o for k in swapped for o in opposite[k]})),
+            ))
     return tuple(out)
 
 
+class Turned(NamedTuple):
+    """A cue turned to the opposite direction or to a rival."""
+
+    cue: str
+    named: str  # the turned term's alternatives that named a rival, as a cue term ("" for a direction)
+    rivals: tuple[str, ...]  # the rival words the turned cue names instead
+
+
+def _holds_word(alt: str, word: str, lang: str) -> bool:
+    """Whether a cue alternative holds a direction word (a Latin word by prefix, Japanese inside)."""
+    if lang == "ja":
+        return word in alt
+    return re.search(rf"(?:^|\s){re.escape(word)}", alt) is not None
+
+
 @lru_cache(maxsize=4)
-def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str]]:
-    """The lexicon's direction words for `lang`, each with its opposites, and the words longest first."""
+def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str], frozenset[str]]:
+    """The lexicon's direction words and rivals for `lang`, each with its opposites, the words longest
+    first, and which of them are rivals."""
     opposite: dict[str, set[str]] = defaultdict(set)
-    for a, b in _active_lexicon().opposites.pairs(lang):
+    lexicon = _active_lexicon()
+    rivals = lexicon.rivals.pairs(lang)
+    for a, b in [*lexicon.opposites.pairs(lang), *rivals]:
         opposite[a].add(b)
         opposite[b].add(a)
-    return dict(opposite), sorted(opposite, key=len, reverse=True)
+    return dict(opposite), sorted(opposite, key=len, reverse=True), frozenset(w for pair in rivals for w in pair)
 
 
 def _direction_word(alt: str, lang: str, keys: list[str]) -> tuple[str, int]:

@@ -23,13 +23,14 @@ from interviewer.examiners.grade import (
     finish_grade,
 )
 from interviewer.examiners.offline import resemblance
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, turned_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_question, is_refutation
 from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
     LIST_QUALITY,
+    compares_with,
     explanation_quality,
     is_japanese,
     latin_tokens,
@@ -228,18 +229,22 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     holds "positive advantage … above" in one sentence, and each of its clauses reverses the point.
     """
     turned = [(t, cl) for cue, cl in _cues_for(kp.cues, cue_lang, claims=True)
-              if cl == cue_lang and "+" in cue for t in reversed_cues(cue, cl)]
+              if cl == cue_lang and "+" in cue for t in turned_cues(cue, cl)]
     found: set[int] = set()
     clauses: dict[int, AnswerIndex] = {}  # a sentence's clauses are read once, whatever the number of turned cues
     for t, cl in turned:
-        cue = compile_cue(t, cl, False)
+        cue = compile_cue(t.cue, cl, False)
         for hit in index.find(cue):
             if hit.sentence in found:
                 continue
             if hit.sentence not in clauses:
                 clauses[hit.sentence] = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
-            if clauses[hit.sentence].find(cue) and not (
-                    hit.sentence in evidence and _stated_in_a_clause(kp, clauses[hit.sentence], cue_lang)):
+            within = clauses[hit.sentence]
+            # a clause that states the turned relation, unless it names both rivals or compares with the new one
+            naming = {h.sentence for h in within.find(compile_cue(t.named, cl, False))} if t.named else set()
+            stating = [i for i in {h.sentence for h in within.find(cue)} - naming
+                       if not compares_with(within.sentences[i].text, t.rivals, index.japanese)]
+            if stating and not (hit.sentence in evidence and _stated_in_a_clause(kp, within, cue_lang)):
                 found.add(hit.sentence)
     return found
 

@@ -265,3 +265,19 @@ def specificity(text: str) -> float:
     """0..1: how much the answer commits to specifics (numbers, formulas, named methods and APIs)."""
     hits = len(_NUMBER.findall(text)) + len(_FORMULA.findall(text)) + len(set(_NAMED.findall(text)))
     return min(1.0, hits / 8.0)
+
+
+_COMPARED_LATIN = (r"\b(than|next to|relative to|compared (to|with)|vs\.?|versus|unlike|against|rispetto (a|al|allo|alla"
+                   r"|ai|agli|alle|all'?)|a differenza d\w*|invece d\w*|contro)\s+(\S+\s+){0,2}?")
+_COMPARED_JA = r"(と比べ|に比べ|と比較|より|と違|と異な|に対し)"
+
+
+def compares_with(clause: str, words: tuple[str, ...], japanese: bool) -> bool:
+    """Whether a clause names one of `words` only as what something is compared with ("cheap next to
+    decode", "economico rispetto al decode", "デコードに比べて安い")."""
+    if not words:
+        return False
+    alternatives = "|".join(re.escape(w) for w in words)
+    if japanese:
+        return re.search(rf"({alternatives})\w{{0,2}}?{_COMPARED_JA}", fold_ja(clause)) is not None
+    return re.search(rf"{_COMPARED_LATIN}({alternatives})", fold(clause)) is not None
