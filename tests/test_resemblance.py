@@ -18,7 +18,7 @@ from interviewer.calibration import CalibrationAnswer, load_all
 from interviewer.examiners.grade import compute_overall
 from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.examiner import analyse, grade_text
-from tests.test_offline_unjudged import PLAIN, SERVING, TEXTBOOK
+from tests.test_offline_unjudged import PLAIN, SERVING, TEXTBOOK, no_close_example  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,6 +84,7 @@ def test_a_paraphrase_the_matcher_misses_gains_credit_from_other_graded_answers(
     assert compute_overall(grade.criteria, grade.misconceptions, grade.hint_penalty) == grade.overall
 
 
+@pytest.mark.usefixtures("no_close_example")
 @pytest.mark.parametrize("lang", ["en", "it", "ja"])
 def test_wording_far_from_every_graded_answer_is_left_to_the_unjudged_list(bank: Bank, lang: str) -> None:
     """No example is close enough (cosine < MIN_SIMILARITY): no lift, and the grade says what it could not judge."""

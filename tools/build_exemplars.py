@@ -38,7 +38,7 @@ from interviewer.examiners.offline.examiner import analyse, grade_text  # noqa: 
 
 EXAMPLE_SETS = ["calibration", "adversarial", "tuning", "tuning2", "tuning3", "heldout",
                 "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "tuning4",
-                "heldout12", "heldout13", "heldout14", "heldout15", "tuning5"]
+                "heldout12", "heldout13", "heldout14", "heldout15", "tuning5", "heldout16", "heldout17"]
 DATA = ROOT / "tests" / "data"
 
 
