@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interviewer.bank.loader import Bank
-from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.examiner import analyse, grade_text
 from interviewer.examiners.offline.scoring import load_model, predict
 from interviewer.examiners.offline.topic import UNJUDGED_MAX_SCORE, UNJUDGED_MIN, on_topic
@@ -54,24 +51,6 @@ TEXTBOOK = (
     "the reference policy. Sparse rewards make credit assignment hard; process reward models score each step, and "
     "only potential-based shaping preserves the optimal policy."
 )
-
-
-@pytest.fixture
-def no_close_example(bank: Bank, tmp_path: Path) -> Iterator[None]:
-    """The shipped examples less any that reads like PLAIN (cosine >= MIN_SIMILARITY): these tests are about
-    wording no graded answer resembles. A graded set may come to hold one (heldout16 and heldout17 hold an
-    algo-03 answer at 0.60 from PLAIN["en"], graded 8, which then lifts it as it should)."""
-    np = pytest.importorskip("numpy")
-    q = bank.get("algo-03")
-    plain = resemblance.embed([" ".join(analyse(q, text, lang).explaining) for lang, text in PLAIN.items()])
-    with np.load(resemblance.EXEMPLARS, allow_pickle=False) as data:
-        keys, vectors, grades = data["keys"], data["vectors"], data["grades"]
-    keep = (vectors.astype(np.float32) @ plain.T).max(axis=1) < resemblance.MIN_SIMILARITY
-    path = tmp_path / "far-from-plain.npz"
-    np.savez(path, keys=keys[keep], vectors=vectors[keep], grades=grades[keep])
-    resemblance.use_exemplars(path)
-    yield
-    resemblance.use_exemplars(None)
 
 
 pytestmark = pytest.mark.usefixtures("no_close_example")

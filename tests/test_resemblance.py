@@ -18,7 +18,7 @@ from interviewer.calibration import CalibrationAnswer, load_all
 from interviewer.examiners.grade import compute_overall
 from interviewer.examiners.offline import resemblance
 from interviewer.examiners.offline.examiner import analyse, grade_text
-from tests.test_offline_unjudged import PLAIN, SERVING, TEXTBOOK, no_close_example  # noqa: F401 (a fixture)
+from tests.test_offline_unjudged import PLAIN, SERVING, TEXTBOOK
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import TextArea
 
 from interviewer.tui.screens.feedback import FeedbackScreen
@@ -327,6 +328,7 @@ async def test_feedback_names_the_sentences_it_could_not_judge_before_the_table(
         assert notice.region.y < 5  # on the first screen, above the rubric table a 0.0 heads
 
 
+@pytest.mark.usefixtures("no_close_example")  # wording no graded example resembles
 def test_drill_feedback_after_a_reply_says_when_sentences_matched_nothing(bank) -> None:  # type: ignore[no-untyped-def]
     from interviewer.examiners.offline.examiner import grade_text
     from interviewer.tui.screens.interview import interim_feedback
