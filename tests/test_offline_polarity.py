@@ -273,6 +273,11 @@ def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
         # scheduling fixes that really do keep a synchronous loop on-policy
         ("infra-04", "en", "Scheduling fixes stay on-policy: global load balancing and request migration across engines.",
          "async-still-on-policy"),
+        # the wrong claim's words without its verb: what R1 avoided, and temperature as one fix among several
+        ("algo-03", "en", "DeepSeek-R1 used accuracy plus format rewards and avoided neural reward models for reasoning "
+                          "because of reward hacking.", "rm-beats-verifier"),
+        ("algo-16", "en", "GRPO with DAPO-style fixes: decoupled clipping and dynamic sampling, plus a high rollout "
+                          "temperature, all to fight entropy collapse.", "temperature-solves-collapse"),
     ],
 )
 def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
