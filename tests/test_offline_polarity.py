@@ -284,7 +284,7 @@ def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lan
     assert misconception not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
 
 
-# -- Reversed direction (the lexicon's `opposites`) -------------------------------
+# -- Reversed direction and swapped roles (the lexicon's `opposites` and `rivals`) ---
 
 def test_a_cue_is_turned_per_direction_word() -> None:
     assert "min|minimum + upper bound|optimist" in reversed_cues("min|minimum + lower bound|pessimistic", "en")
@@ -292,40 +292,6 @@ def test_a_cue_is_turned_per_direction_word() -> None:
     assert reversed_cues("kl + increas|decreas", "en") == ()  # the term already takes both directions
     assert reversed_cues("baseline + variance", "en") == ()  # no direction word
     assert reversed_cues("hybrid + e4m3 + e5m2", "en") == ()  # the cue names both rivals already
-
-
-SWAPPED = [  # sentences from graded answers that give one named thing's role to its rival (the lexicon's `rivals`)
-    ("infra-03", "en", "Within FP8, E5M2 is the high-precision variant used for weights, and E4M3 is the wide-range "
-                       "variant used for gradients.", "e4m3-e5m2"),
-    ("infra-03", "it", "Nel training FP8 si usa E5M2 per pesi e attivazioni, perché ha più mantissa, ed E4M3 per i "
-                       "gradienti, perché ha più range.", "e4m3-e5m2"),
-    ("infra-03", "ja", "E5M2 は精度重視なので forward に、E4M3 はレンジ重視なので勾配に使います。", "e4m3-e5m2"),
-    ("infra-06", "en", "Prefill is memory-bandwidth-bound, so you measure it with MBU, while decode is compute-bound "
-                       "and MFU is the right metric.", "mfu-mbu"),
-]
-
-
-@pytest.mark.parametrize(("qid", "lang", "text", "point"), SWAPPED)
-def test_a_swapped_role_contradicts_the_key_point(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
-    g = grade_text(bank.get(qid), text, lang)
-    assert f"contradicts-{point}" in [m.id for m in g.misconceptions]
-    assert next(c for c in g.criteria if c.id == point).score == 0
-
-
-@pytest.mark.parametrize(
-    ("qid", "lang", "text", "point"),
-    [  # comparisons with the rival, from correct graded answers
-        ("infra-09", "en", "Recomputation costs one prefill, which is cheap relative to decode.", "recompute-cost"),
-        ("infra-09", "en", "The cost is an extra prefill per interrupted request, which is cheap next to decode.",
-         "recompute-cost"),
-        ("infra-09", "it", "Il costo è un prefill in più, che però è compute-bound ed efficiente rispetto al decode.",
-         "recompute-cost"),
-        ("infra-03", "en", "E4M3 has the precision for weights and activations; E5M2 has the range for gradients.",
-         "e4m3-e5m2"),
-    ],
-)
-def test_a_comparison_with_the_rival_is_not_a_swap(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
-    assert f"contradicts-{point}" not in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
 
 
 REVERSED = [  # sentences from graded answers that state a key point's relation the other way round
@@ -338,9 +304,18 @@ REVERSED = [  # sentences from graded answers that state a key point's relation 
     ("algo-07", "en", "For a token with a positive advantage, clipping kicks in when the ratio falls below 1-eps, and for "
                       "a negative advantage when it goes above 1+eps.", "zero-gradient-outside-band"),
 ]
+SWAPPED = [  # sentences from graded answers that give one named thing's role to its rival (the lexicon's `rivals`)
+    ("infra-03", "en", "Within FP8, E5M2 is the high-precision variant used for weights, and E4M3 is the wide-range "
+                       "variant used for gradients.", "e4m3-e5m2"),
+    ("infra-03", "it", "Nel training FP8 si usa E5M2 per pesi e attivazioni, perché ha più mantissa, ed E4M3 per i "
+                       "gradienti, perché ha più range.", "e4m3-e5m2"),
+    ("infra-03", "ja", "E5M2 は精度重視なので forward に、E4M3 はレンジ重視なので勾配に使います。", "e4m3-e5m2"),
+    ("infra-06", "en", "Prefill is memory-bandwidth-bound, so you measure it with MBU, while decode is compute-bound "
+                       "and MFU is the right metric.", "mfu-mbu"),
+]
 
 
-@pytest.mark.parametrize(("qid", "lang", "text", "point"), REVERSED)
+@pytest.mark.parametrize(("qid", "lang", "text", "point"), REVERSED + SWAPPED)
 def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
     g = grade_text(bank.get(qid), text, lang)
     assert f"contradicts-{point}" in [m.id for m in g.misconceptions]
@@ -358,6 +333,14 @@ def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lan
         # the metric rises and the remedy lowers something else: two clauses, not the opposite claim
         ("algo-12", "en", "If the clip fraction climbs well past 0.1-0.2, reduce the number of updates per batch.",
          "ppo-epochs-off-policy"),
+        # comparisons with the rival, from correct graded answers: not a swap
+        ("infra-09", "en", "Recomputation costs one prefill, which is cheap relative to decode.", "recompute-cost"),
+        ("infra-09", "en", "The cost is an extra prefill per interrupted request, which is cheap next to decode.",
+         "recompute-cost"),
+        ("infra-09", "it", "Il costo è un prefill in più, che però è compute-bound ed efficiente rispetto al decode.",
+         "recompute-cost"),
+        ("infra-03", "en", "E4M3 has the precision for weights and activations; E5M2 has the range for gradients.",
+         "e4m3-e5m2"),
     ],
 )
 def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
