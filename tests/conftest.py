@@ -91,3 +91,10 @@ def no_close_example(bank: Bank, tmp_path: Path) -> Iterator[None]:
     resemblance.use_exemplars(path)
     yield
     resemblance.use_exemplars(None)
+
+
+def turned_texts(cue: str, lang: str) -> tuple[str, ...]:
+    """The text of each turned cue (`turned_cues` without what each one turned), for asserting on."""
+    from interviewer.examiners.offline.cues import turned_cues
+
+    return tuple(t.cue for t in turned_cues(cue, lang))

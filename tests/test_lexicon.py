@@ -12,10 +12,10 @@ import yaml
 
 from interviewer.bank.lexicon import Lexicon, LexiconProblem, builtin_lexicon, read_lexicon
 from interviewer.bank.loader import load_question
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues, use_lexicon
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, use_lexicon
 from interviewer.examiners.offline.examiner import analyse
 from interviewer.examiners.offline.text import split_sentences
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, run_cli, turned_texts
 
 DEMO: dict[str, Any] = yaml.safe_load((FIXTURES / "demo-01.yaml").read_text(encoding="utf-8"))
 
@@ -147,11 +147,11 @@ def test_a_custom_lexicon_turns_cues_with_its_own_opposites(tmp_path: Path) -> N
     path.write_text("opposites:\n  en: [[warm, cold]]\n", encoding="utf-8")
     use_lexicon(read_lexicon(path))
     try:
-        assert reversed_cues("soup + warm", "en") == ("soup + cold",)
-        assert reversed_cues("min + pessimistic", "en") == ()
+        assert turned_texts("soup + warm", "en") == ("soup + cold",)
+        assert turned_texts("min + pessimistic", "en") == ()
     finally:
         use_lexicon(None)
-    assert reversed_cues("min + pessimistic", "en") == ("min + optimist",)
+    assert turned_texts("min + pessimistic", "en") == ("min + optimist",)
 
 
 def test_shipped_lexicon_is_valid_and_loaded_lazily() -> None:

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from interviewer.bank.loader import Bank
 from interviewer.calibration import load_all
 from interviewer.examiners.grade import Grade
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, reversed_cues
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.examiner import analyse, grade_text
 from interviewer.examiners.offline.scoring import FEATURES, load_model
 from interviewer.examiners.offline.text import split_sentences
-from tests.conftest import ROOT
+from tests.conftest import ROOT, turned_texts
 
 NEGATED_ALGO09 = (
     "Nothing happens. It does not matter whether the all-reduce is SUM or AVG, and it does not matter whether it is on "
@@ -287,11 +287,11 @@ def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lan
 # -- Reversed direction and swapped roles (the lexicon's `opposites` and `rivals`) ---
 
 def test_a_cue_is_turned_per_direction_word() -> None:
-    assert "min|minimum + upper bound|optimist" in reversed_cues("min|minimum + lower bound|pessimistic", "en")
-    assert reversed_cues("最小|min + 悲観|下限", "ja") == ("最大 + 悲観|下限", "最小|min + 楽観|上限")
-    assert reversed_cues("kl + increas|decreas", "en") == ()  # the term already takes both directions
-    assert reversed_cues("baseline + variance", "en") == ()  # no direction word
-    assert reversed_cues("hybrid + e4m3 + e5m2", "en") == ()  # the cue names both rivals already
+    assert "min|minimum + upper bound|optimist" in turned_texts("min|minimum + lower bound|pessimistic", "en")
+    assert turned_texts("最小|min + 悲観|下限", "ja") == ("最大 + 悲観|下限", "最小|min + 楽観|上限")
+    assert turned_texts("kl + increas|decreas", "en") == ()  # the term already takes both directions
+    assert turned_texts("baseline + variance", "en") == ()  # no direction word
+    assert turned_texts("hybrid + e4m3 + e5m2", "en") == ()  # the cue names both rivals already
 
 
 REVERSED = [  # sentences from graded answers that state a key point's relation the other way round

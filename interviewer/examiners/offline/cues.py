@@ -288,11 +288,6 @@ def lexicon_says(alt: str, lang: str, stemmed: bool = True) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def reversed_cues(cue: str, lang: str) -> tuple[str, ...]:
-    """The cue with one term turned to the opposite direction (see `turned_cues`)."""
-    return tuple(t.cue for t in turned_cues(cue, lang))
-
-
 @lru_cache(maxsize=16384)
 def turned_cues(cue: str, lang: str) -> tuple[Turned, ...]:
     """The cue with one term turned to the opposite direction, per term that holds a direction word of
