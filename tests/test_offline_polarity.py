@@ -17,7 +17,7 @@ from interviewer.examiners.grade import Grade
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.examiner import analyse, grade_text
 from interviewer.examiners.offline.scoring import FEATURES, load_model
-from interviewer.examiners.offline.text import split_sentences
+from interviewer.examiners.offline.text import split_clauses, split_sentences
 from tests.conftest import ROOT, turned_texts
 
 NEGATED_ALGO09 = (
@@ -278,6 +278,9 @@ def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
                           "because of reward hacking.", "rm-beats-verifier"),
         ("algo-16", "en", "GRPO with DAPO-style fixes: decoupled clipping and dynamic sampling, plus a high rollout "
                           "temperature, all to fight entropy collapse.", "temperature-solves-collapse"),
+        # the wrong claim set against its rival clause by clause compares the two (the lexicon's `rivals`)
+        ("algo-08", "en", "Note it is different from the clip: the clip bounds each step relative to pi_old, the KL bounds "
+                          "total drift relative to pi_ref.", "kl-against-old-policy"),
     ],
 )
 def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
@@ -285,6 +288,11 @@ def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lan
 
 
 # -- Reversed direction and swapped roles (the lexicon's `opposites` and `rivals`) ---
+
+def test_a_spaced_bar_separates_clauses_and_a_bare_one_does_not() -> None:
+    assert [c.text for c in split_clauses("APC on full blocks | RadixAttention, pi a|s")] == [
+        "APC on full blocks", "RadixAttention", "pi a|s"]
+
 
 def test_a_cue_is_turned_per_direction_word() -> None:
     assert "min|minimum + upper bound|optimist" in turned_texts("min|minimum + lower bound|pessimistic", "en")
@@ -312,6 +320,12 @@ SWAPPED = [  # sentences from graded answers that give one named thing's role to
     ("infra-03", "ja", "E5M2 は精度重視なので forward に、E4M3 はレンジ重視なので勾配に使います。", "e4m3-e5m2"),
     ("infra-06", "en", "Prefill is memory-bandwidth-bound, so you measure it with MBU, while decode is compute-bound "
                        "and MFU is the right metric.", "mfu-mbu"),
+    ("infra-02", "ja", "PD 分離では、prefill はメモリ帯域律速、decode は計算律速なので別々の GPU に置きます。", "pd-why"),
+    ("infra-05", "it", "La differenza principale è che vLLM si basa su RadixAttention, mentre SGLang ha introdotto "
+                       "PagedAttention.", "vllm-design"),
+    ("infra-16", "it", "AReaL è rigorosamente sincrono: genera e allena a turni alternati sulla stessa versione della "
+                       "policy.", "areal-profile"),
+    ("infra-09", "it", "In AReaL la cache KV viene conservata dopo l'aggiornamento dei pesi.", "pipelinerl-keeps-stale-kv"),
 ]
 
 
@@ -341,6 +355,13 @@ def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lan
          "recompute-cost"),
         ("infra-03", "en", "E4M3 has the precision for weights and activations; E5M2 has the range for gradients.",
          "e4m3-e5m2"),
+        ("infra-09", "ja", "再構築のコストは prefill 一回分で、同じトークンを decode し直すよりずっと安いですが、コンテキスト長に応じて増えます。",
+         "recompute-cost"),
+        # both systems keep generating: the rubric says it of PipelineRL too, so naming it swaps nothing
+        ("infra-08", "it", "PipelineRL continua a generare e cambia i pesi al volo.", "areal-fully-async"),
+        # " | " separates columns of shorthand: RadixAttention's column is not PagedAttention's
+        ("infra-05", "en", "- KV: PagedAttention, 16-tok blocks, hash-based APC on full blocks | RadixAttention, radix tree "
+                           "+ LRU, page=1 -> token-level reuse", "vllm-design"),
     ],
 )
 def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
@@ -423,6 +444,11 @@ def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[
          "typical-values"),
         ("infra-14", "ja", "実際の値は、AReaL の experiment だと η = 4 くらいまではほぼ degradation なしで、coding の recipe では 16 も使っています。",
          "typical-values"),
+        # "AのではなくB": A is turned down, B is stated about the same KL
+        ("algo-08", "ja", "ポイントは、PPO-RLHF のように reward に KL を混ぜるのではなく、loss に直接足していることです。",
+         "kl-in-loss-not-reward"),
+        ("algo-08", "ja", "語彙全体の分布を比べるのではなく、生成されたトークンごとに確率の比 x を使い、「x − log x − 1」を計算します。",
+         "k3-estimator-formula"),
     ],
 )
 def test_correct_sentences_do_not_contradict(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
@@ -462,6 +488,13 @@ def test_correct_sentences_raise_no_finding(bank: Bank, qid: str, text: str, lan
 @pytest.mark.parametrize(("qid", "text", "lang", "finding"), [
     ("infra-12", "推論の非決定性は atomic add が主な原因です。", "ja", "atomics-main-cause"),
     ("algo-07", "Il minimo sceglie sempre il termine clippato.", "it", "min-always-picks-clipped"),
+    # a bare noun turned down ("確率比ではなく") is denied what follows; so is a clause's own subject
+    ("algo-07", "PPO のクリッピングは、確率比ではなく Advantage の値を [−ε, ε] に切り詰める仕組みです。", "ja",
+     "contradicts-ratio-clipped-surrogate"),
+    ("algo-08", "KL は loss に直接足すのではなく、reward に混ぜます。", "ja", "contradicts-kl-in-loss-not-reward"),
+    # the wrong claim stated in a clause of its own, with the rival named after it
+    ("algo-08", "GRPO computes the KL to pi_old, the policy that sampled the rollouts, not to pi_ref.", "en",
+     "kl-against-old-policy"),
 ])
 def test_the_wrong_claims_still_do(bank: Bank, qid: str, text: str, lang: str, finding: str) -> None:
     assert finding in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]

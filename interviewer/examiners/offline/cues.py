@@ -309,7 +309,7 @@ def turned_cues(cue: str, lang: str) -> tuple[Turned, ...]:
         if not held or any(opposite[k] & held for k in held) or 3 * sum(1 for _, (k, _) in found if k) < len(term):
             continue  # no direction, both directions, or a term mostly about something else ("monitor|rise")
         others = [alt for j, other in enumerate(terms) if j != i for alt in other]
-        if any(_holds_word(alt, o, lang) for k in held for o in opposite[k] for alt in others):
+        if any(holds_word(alt, o, lang) for k in held for o in opposite[k] for alt in others):
             continue
         turned = [t for alt, (k, n) in found if k for o in sorted(opposite[k]) for t in [_turn(alt, lang, k, n, o)]
                   if not any(t.startswith(x) or x.startswith(t) for x in term)]
@@ -331,7 +331,7 @@ class Turned(NamedTuple):
     rivals: tuple[str, ...]  # the rival words the turned cue names instead
 
 
-def _holds_word(alt: str, word: str, lang: str) -> bool:
+def holds_word(alt: str, word: str, lang: str) -> bool:
     """Whether a cue alternative holds a direction word (a Latin word by prefix, Japanese inside)."""
     if lang == "ja":
         return word in alt
@@ -977,7 +977,7 @@ class AnswerIndex:
             elif _disjoint_choice(spans_per_term):
                 denied.append(si)
                 negs = [n for ns in negators for n in ns if n >= 0]
-                if negs and all(self._claims_nothing_ja(js, n) for n in negs):
+                if negs and (all(self._claims_nothing_ja(js, n) for n in negs) or _turns_down_for_rest(js, negs, valid)):
                     not_claims.append(si)
         return affirmed, denied, not_claims
 
@@ -1005,6 +1005,31 @@ class AnswerIndex:
     def find(self, cue: Cue) -> list[Match]:
         """Sentences in which every term of the cue matches, un-negated."""
         return self.polar(cue).affirmed
+
+
+
+def _turns_down_for_rest(js: _JaSentence, negs: list[int], valid: list[list[tuple[int, int]]]) -> bool:
+    """Is every negator the なく of "AのではなくB" (or んじゃなく), with every other term of the cue un-negated
+    after it? The sentence turns down A and states B ("reward に KL を混ぜるのではなく、loss に直接足す":
+    the KL goes into the loss): it denies nothing of the cue, though it does not state it either."""
+    morphs = js.morphs
+    for n in negs:
+        m, prev = morphs[n], morphs[n - 1] if n > 0 else None
+        nxt = morphs[n + 1] if n + 1 < len(morphs) else None
+        # A is a clause made a noun by の ("混ぜるのではなく"), not a bare noun: "確率比ではなく Advantage を切る"
+        # turns down the ratio as what is clipped, and so denies it
+        if prev is not None and prev.surface == "じゃ":
+            head = n - 2
+        elif prev is not None and prev.surface == "は" and n > 1 and morphs[n - 2].surface == "で":
+            head = n - 3
+        else:
+            return False
+        contrast = head >= 0 and morphs[head].surface in ("の", "ん") and morphs[head].pos2 == "準体助詞"
+        if not (m.lemma == "ない" and m.surface.startswith("なく") and contrast and nxt is not None and nxt.surface != "。"):
+            return False
+    cut = max(morphs[n].end for n in negs)
+    rest = [spans for spans in valid if spans]
+    return bool(rest) and len(rest) < len(valid) and all(any(s >= cut for s, _ in spans) for spans in rest)
 
 
 _HIRAGANA_FIRST, _HIRAGANA_LAST = "\u3041", "\u309f"

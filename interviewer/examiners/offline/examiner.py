@@ -23,13 +23,14 @@ from interviewer.examiners.grade import (
     finish_grade,
 )
 from interviewer.examiners.offline import resemblance
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, turned_cues
+from interviewer.examiners.offline.cues import AnswerIndex, holds_word, compile_cue, turned_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_question, is_refutation
 from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
     LIST_QUALITY,
+    Sentence,
     compares_with,
     explanation_quality,
     is_japanese,
@@ -128,7 +129,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         # Every sentence that states the claim loses key-point credit; the penalty counts once.
         hits = sorted(
             (h for cue, cl in _cues_for(m.cues, cue_lang, claims=True) for h in index.find(compile_cue(cue, cl, False))
-             if h.sentence not in refuting),
+             if h.sentence not in refuting and not _set_against_rival(cue, cl, h.quote, japanese)),
             key=lambda h: h.sentence,
         )
         if hits:
@@ -145,6 +146,13 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
 
     # Evidence and denials per key point, sentence by sentence.
     points = [_read_point(kp, index, quality, cue_lang) for kp in rubric.key_points]
+    for kp, p in zip(rubric.key_points, points, strict=True):
+        # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
+        # bound") and evidences the point nowhere else reverses it: read as a denial.
+        others = [(s, cue) for q in points if q is not p for s, cues in q.cues.items() for cue in cues]
+        for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
+            p.evidence.pop(sentence, None)
+            p.denied.add(sentence)
     # A sentence that denies a key point earns nothing for it; it keeps what it says about the others
     # (rubric statements themselves say "…and not a different choice of experts").
     denying = {s for p in points for s in p.denied if s not in p.evidence and s not in refuting}
@@ -187,17 +195,20 @@ class _PointReading:
     evidence: dict[int, float]  # sentence -> credit as a fraction of the key point
     denied: set[int]
     weak: bool  # the best evidence is a lone term or a fragment
+    cues: dict[int, list[str]] = field(default_factory=dict)  # sentence -> the cues it affirms
 
 
 def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang: str) -> _PointReading:
     evidence: dict[int, float] = {}
     strong_hit = False
     denied: set[int] = set()
+    affirming: dict[int, list[str]] = {}
     for cue_text, cl in _cues_for(kp.cues, cue_lang):
         cue = compile_cue(cue_text, cl)
         strength = 1.0 if len(cue.terms) >= 2 else SINGLE_TERM_CREDIT
         found = index.polar(cue)
         for hit in found.affirmed:
+            affirming.setdefault(hit.sentence, []).append(cue_text)
             credit = strength * quality[hit.sentence]
             strong_hit |= credit >= 1.0
             evidence[hit.sentence] = max(evidence.get(hit.sentence, 0.0), credit)
@@ -208,16 +219,11 @@ def _read_point(kp: KeyPoint, index: AnswerIndex, quality: list[float], cue_lang
             # it earns nothing for the point and contradicts nothing
             not_claims = {h.sentence for h in found.not_claims}
             denied.update(h.sentence for h in found.denied if h.sentence not in not_claims)
-    # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
-    # bound") and evidences the point nowhere else reverses it: read as a denial.
-    reversing = _reversals(kp, index, cue_lang, set(evidence))
-    for sentence in reversing:
-        evidence.pop(sentence, None)
-    denied |= reversing
-    return _PointReading(evidence, denied, bool(evidence) and not strong_hit)
+    return _PointReading(evidence, denied, bool(evidence) and not strong_hit, affirming)
 
 
-def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[int]) -> set[int]:
+def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[int],
+               elsewhere: list[tuple[int, str]]) -> set[int]:
     """Sentences that state a cue's relation in the opposite direction ("the min picks the optimistic
     bound") and state it the right way in none of their clauses: they reverse the point, and are read
     as denials.
@@ -227,6 +233,11 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     For the same reason a sentence whose words evidence the point only across clauses does not state
     it: "with a positive advantage clipping starts below 1-eps, and with a negative one above 1+eps"
     holds "positive advantage … above" in one sentence, and each of its clauses reverses the point.
+    A sentence that names a rival in the point's relation but affirms another key point, within one
+    clause, through a cue that names that rival (`elsewhere`: sentence, cue) states what the rubric
+    itself says of the rival:
+    "PipelineRL swaps the weights while generation goes on" does not take AReaL's continuous
+    generation away, since both have it.
     """
     turned = [(t, cl) for cue, cl in _cues_for(kp.cues, cue_lang, claims=True)
               if cl == cue_lang and "+" in cue for t in turned_cues(cue, cl)]
@@ -240,6 +251,9 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
             if hit.sentence not in clauses:
                 clauses[hit.sentence] = AnswerIndex.build(split_clauses(hit.quote), index.japanese)
             within = clauses[hit.sentence]
+            if t.rivals and any(s == hit.sentence and any(holds_word(c, r, cl) for r in t.rivals)
+                                and within.find(compile_cue(c, cl)) for s, c in elsewhere):
+                continue
             # a clause that states the turned relation, unless it names both rivals or compares with the new one
             naming = {h.sentence for h in within.find(compile_cue(t.named, cl, False))} if t.named else set()
             stating = [i for i in {h.sentence for h in within.find(cue)} - naming
@@ -247,6 +261,19 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
             if stating and not (hit.sentence in evidence and _stated_in_a_clause(kp, within, cue_lang)):
                 found.add(hit.sentence)
     return found
+
+
+def _set_against_rival(cue_text: str, cue_lang: str, sentence: str, japanese: bool) -> bool:
+    """Whether a sentence that matches a wrong claim's cue also matches it with a rival named instead,
+    and states the claim in none of its clauses: it compares the two ("the clip bounds each step
+    relative to pi_old, the KL bounds the drift relative to pi_ref") rather than claims either."""
+    rival_turns = [t for t in turned_cues(cue_text, cue_lang) if t.rivals]
+    if not rival_turns:
+        return False
+    whole = AnswerIndex.build([Sentence(sentence, 0)], japanese)
+    if not any(whole.find(compile_cue(t.cue, cue_lang, False)) for t in rival_turns):
+        return False
+    return not AnswerIndex.build(split_clauses(sentence), japanese).find(compile_cue(cue_text, cue_lang, False))
 
 
 def _stated_in_a_clause(kp: KeyPoint, clauses: AnswerIndex, cue_lang: str) -> bool:

@@ -135,7 +135,7 @@ def split_sentences(text: str) -> list[Sentence]:
     return out
 
 
-_CLAUSE_END = re.compile(r"[,;:()\u2013\u2014、；：（）]\s*")
+_CLAUSE_END = re.compile(r"(?:[,;:()\u2013\u2014、；：（）]|\s\|(?=\s))\s*")  # " | " separates columns; p(y|x) stays
 
 
 def split_clauses(sentence: str) -> list[Sentence]:
@@ -279,5 +279,6 @@ def compares_with(clause: str, words: tuple[str, ...], japanese: bool) -> bool:
         return False
     alternatives = "|".join(re.escape(w) for w in words)
     if japanese:
-        return re.search(rf"({alternatives})\w{{0,2}}?{_COMPARED_JA}", fold_ja(clause)) is not None
+        # up to a short verb between ("decode し直すより安い"), but not a topic or subject particle
+        return re.search(rf"({alternatives})(?:(?![はが])\w){{0,4}}?{_COMPARED_JA}", fold_ja(clause)) is not None
     return re.search(rf"{_COMPARED_LATIN}({alternatives})", fold(clause)) is not None
