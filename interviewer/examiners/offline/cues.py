@@ -360,13 +360,20 @@ def _direction_word(alt: str, lang: str, keys: list[str]) -> tuple[str, int]:
                 return k, alt.index(k)
         return "", -1
     words = alt.split(" ")
-    for n in range(len(words)):
-        for k in keys:
-            span = k.split(" ")
-            if (n + len(span) <= len(words) and words[n:n + len(span) - 1] == span[:-1]
+    spans = _split_keys(tuple(keys))
+    for n, word in enumerate(words):
+        for k, span in spans:
+            # the cheap test first: most (word, key) pairs differ in their first word
+            if (word.startswith(span[0]) and n + len(span) <= len(words) and words[n:n + len(span) - 1] == span[:-1]
                     and words[n + len(span) - 1].startswith(span[-1])):
                 return k, n
     return "", -1
+
+
+@lru_cache(maxsize=8)
+def _split_keys(keys: tuple[str, ...]) -> tuple[tuple[str, list[str]], ...]:
+    """Direction words and rivals with their words, split once (a batch turns tens of thousands of cues)."""
+    return tuple((k, k.split(" ")) for k in keys)
 
 
 def _turn(alt: str, lang: str, key: str, at: int, opposite: str) -> str:

@@ -23,7 +23,7 @@ from interviewer.examiners.grade import (
     finish_grade,
 )
 from interviewer.examiners.offline import resemblance
-from interviewer.examiners.offline.cues import AnswerIndex, holds_word, compile_cue, turned_cues
+from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, holds_word, turned_cues
 from interviewer.examiners.offline.guard import is_grader_addressed, is_question, is_refutation
 from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
