@@ -102,6 +102,7 @@ def test_polarity(text: str, cue: str, lang: str, expected: tuple[int, int]) -> 
         ("La baseline riduce la varianza.", "baseline + riduzion|riduc + varianz", "it"),
         ("探索で能力の境界を広げられる。", "探索 + 広げる", "ja"),  # dictionary form via Sudachi
         ("分散を減らせば安定する。", "分散 + 減らす", "ja"),
+        ("ZeRO splits the optimizer states across GPUs.", "split + optimizer + gpu", "en"),  # a three-letter word's plural
     ],
 )
 def test_inflections_match_without_listed_variants(text: str, cue: str, lang: str) -> None:
@@ -110,6 +111,9 @@ def test_inflections_match_without_listed_variants(text: str, cue: str, lang: st
 
 def test_pinned_form_does_not_match_by_stem() -> None:
     assert _polar("Il modello migliora.", "modello + migliore=", "it") == (0, 0)
+    assert _polar("Il modello usa piu GPU.", "modello + gpus=", "it") == (0, 0)
+    assert _polar("Two PRMs are summed.", "prm + summed", "en")[0] == 1  # a three-letter word's plural, in English only
+    assert _polar("Le gpus sono due.", "gpu + due", "it") == (0, 0)
 
 
 def test_negated_answer_scores_low_and_reports_contradictions(bank: Bank) -> None:

@@ -596,6 +596,8 @@ class AnswerIndex:
     def _word_positions_uncached(self, word: str, stemmed: str, exact: bool, lang: str) -> list[int]:
         if exact or not stemmed:
             if exact:
+                if stemmed and len(word) == 3 and lang == "en":  # a three-letter word's English plural: "gpu" finds "GPUs"
+                    return sorted(self.positions.get(word, []) + self.positions.get(word + "s", []))
                 return self.positions.get(word, []) if not stemmed or len(word) <= 3 else sorted(
                     set(self.positions.get(word, [])) | set(self._stem_index(lang).positions.get(stemmed, []))
                 )
@@ -623,7 +625,7 @@ class AnswerIndex:
     def _word_at(self, pos: int, word: str, stemmed: str, exact: bool, lang: str) -> bool:
         tok = self.tokens[pos]
         if exact and (tok == word or not stemmed or len(word) <= 3):
-            return tok == word
+            return tok == word or (stemmed and lang == "en" and len(word) == 3 and tok == word + "s")
         if not exact and (tok.startswith(word) or not stemmed):
             return tok.startswith(word)
         st = self._stem_index(lang).stems[pos]
