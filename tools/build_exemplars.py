@@ -5,12 +5,12 @@
     python tools/build_exemplars.py --evaluate leave-one-set-out: each set graded with the others' examples
 
 The examples are the graded answers of the tuning sets and of the report sets
-already reported on (`heldout` to `heldout18`), embedded by the same encoder and
+already reported on (`heldout` to `heldout19`), embedded by the same encoder and
 from the same text (the sentences that explain: no term lists, fragments or
 lines addressed to the grader) as an answer being graded; answers with fewer
 than two such sentences are never compared, so they are not kept. Left out:
 `blind` (the set `interviewer eval` ships with, so its figures stay an honest
-measure), and the report sets from `heldout19` on, not yet added (see
+measure), and the report sets from `heldout20` on, not yet added (see
 tests/data/README.md).
 Same data in, same file out (vectors are stored as float16; --check allows for
 the last bit).
@@ -38,7 +38,7 @@ from interviewer.examiners.offline.examiner import analyse, grade_text  # noqa: 
 
 EXAMPLE_SETS = ["calibration", "adversarial", "tuning", "tuning2", "tuning3", "heldout",
                 "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "tuning4",
-                "heldout12", "heldout13", "heldout14", "heldout15", "tuning5", "heldout16", "heldout17", "heldout18"]
+                "heldout12", "heldout13", "heldout14", "heldout15", "tuning5", "heldout16", "heldout17", "heldout18", "heldout19"]
 DATA = ROOT / "tests" / "data"
 
 
