@@ -625,7 +625,7 @@ class AnswerIndex:
     def _word_at(self, pos: int, word: str, stemmed: str, exact: bool, lang: str) -> bool:
         tok = self.tokens[pos]
         if exact and (tok == word or not stemmed or len(word) <= 3):
-            return tok == word or (stemmed and lang == "en" and len(word) == 3 and tok == word + "s")
+            return tok == word or (bool(stemmed) and lang == "en" and len(word) == 3 and tok == word + "s")
         if not exact and (tok.startswith(word) or not stemmed):
             return tok.startswith(word)
         st = self._stem_index(lang).stems[pos]
