@@ -53,6 +53,14 @@ def test_a_labelled_dozen_terms_is_a_list_not_a_full_answer(bank: Bank) -> None:
     assert grade.overall <= 2.5
 
 
+def test_filler_sentences_around_a_labelled_chain_do_not_make_it_an_answer(bank: Bank) -> None:
+    """heldout20 algo-17-r20-10: the same kind of chain plus two lines of praise. By sentence count it was
+    a third of the answer, so it kept shorthand credit on all six rows and scored 10; every row's evidence
+    is the chain, so it is read as the list it is."""
+    padded = LABELLED_DOZEN + " Better than SFT and better than RL. Very efficient, state of the art."
+    assert grade_text(bank.get("algo-17"), padded, "en").overall <= 2.5
+
+
 def test_a_slashed_japanese_term_list_scores_low(bank: Bank) -> None:
     """Its terms are longer than the sentence-level list check allows (English terms in katakana text), and
     "β=0.04" is a relation symbol; as a whole answer of term chains it is still a list."""

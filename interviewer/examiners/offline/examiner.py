@@ -153,6 +153,15 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
             p.evidence.pop(sentence, None)
             p.denied.add(sentence)
+    # An answer whose every evidencing sentence is a term chain is a list however much it says around it
+    # ("OPD: two dozen terms. Better than SFT and RL. Very efficient."): its chains earn what a list earns.
+    # Not in Japanese, where 、 also joins the clauses of terse notes and chains are read less surely.
+    evidencing = {s for p in points for s in p.evidence}
+    if (not japanese and evidencing and all(chains[s] for s in evidencing)
+            and any(quality[s] > LIST_QUALITY for s in evidencing)):
+        for p in points:
+            p.evidence = {s: c * LIST_QUALITY / quality[s] for s, c in p.evidence.items()}
+        quality = [LIST_QUALITY if c else q for q, c in zip(quality, chains, strict=True)]
     # A sentence that denies a key point earns nothing for it; it keeps what it says about the others
     # (rubric statements themselves say "…and not a different choice of experts").
     denying = {s for p in points for s in p.denied if s not in p.evidence and s not in refuting}
