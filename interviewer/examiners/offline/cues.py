@@ -1016,7 +1016,6 @@ class AnswerIndex:
         return self.polar(cue).affirmed
 
 
-
 def _turns_down_for_rest(js: _JaSentence, negs: list[int], valid: list[list[tuple[int, int]]]) -> bool:
     """Is every negator the なく of "AのではなくB" (or んじゃなく), with every other term of the cue un-negated
     after it? The sentence turns down A and states B ("reward に KL を混ぜるのではなく、loss に直接足す":

@@ -30,7 +30,6 @@ from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
     LIST_QUALITY,
-    Sentence,
     compares_with,
     explanation_quality,
     is_japanese,
@@ -129,7 +128,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         # Every sentence that states the claim loses key-point credit; the penalty counts once.
         hits = sorted(
             (h for cue, cl in _cues_for(m.cues, cue_lang, claims=True) for h in index.find(compile_cue(cue, cl, False))
-             if h.sentence not in refuting and not _set_against_rival(cue, cl, h.quote, japanese)),
+             if h.sentence not in refuting and not _set_against_rival(cue, cl, index, h.sentence)),
             key=lambda h: h.sentence,
         )
         if hits:
@@ -272,17 +271,15 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
     return found
 
 
-def _set_against_rival(cue_text: str, cue_lang: str, sentence: str, japanese: bool) -> bool:
-    """Whether a sentence that matches a wrong claim's cue also matches it with a rival named instead,
-    and states the claim in none of its clauses: it compares the two ("the clip bounds each step
+def _set_against_rival(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int) -> bool:
+    """Whether a sentence of `index` that matches a wrong claim's cue also matches it with a rival named
+    instead, and states the claim in none of its clauses: it compares the two ("the clip bounds each step
     relative to pi_old, the KL bounds the drift relative to pi_ref") rather than claims either."""
     rival_turns = [t for t in turned_cues(cue_text, cue_lang) if t.rivals]
-    if not rival_turns:
+    if not any(h.sentence == sentence for t in rival_turns for h in index.find(compile_cue(t.cue, cue_lang, False))):
         return False
-    whole = AnswerIndex.build([Sentence(sentence, 0)], japanese)
-    if not any(whole.find(compile_cue(t.cue, cue_lang, False)) for t in rival_turns):
-        return False
-    return not AnswerIndex.build(split_clauses(sentence), japanese).find(compile_cue(cue_text, cue_lang, False))
+    clauses = AnswerIndex.build(split_clauses(index.sentences[sentence].text), index.japanese)
+    return not clauses.find(compile_cue(cue_text, cue_lang, False))
 
 
 def _stated_in_a_clause(kp: KeyPoint, clauses: AnswerIndex, cue_lang: str) -> bool:
