@@ -53,6 +53,10 @@ def _adds_up(g: Grade) -> bool:
         # coordinated negations: each negates its own verb ("e" before "non" is "and", not "è")
         ("L'entropia non si elimina e non dipende dal modello.", "entropia + non dipende + modello", "it", (1, 0)),
         ("L'entropia non è costante e dipende dal modello.", "entropia + costante", "it", (0, 1)),
+        # existential negation: "non c'è alcun X rispetto all'Y" denies as "there is no X over Y" does
+        ("There is no improvement over SFT on the mismatch.", "sft + mismatch", "en", (0, 1)),
+        ("Non c'è alcun miglioramento rispetto all'SFT sul problema del mismatch.", "sft + mismatch", "it", (0, 1)),
+        ("Non ci sono vantaggi nel clipping del rapporto.", "clipping + rapporto", "it", (0, 1)),
         # "does not work without": a double negation still denies the cue that holds "without"
         ("GSPO does not work without routing replay.", "gspo + without routing replay", "en", (0, 1)),
         # a parenthetical remark is a unit of its own: "no" before it does not reach in, nor past it

@@ -75,7 +75,14 @@ DENIAL_REACH = 20  # tokens: a denial's terms lie this close to the negated one
 JA_DENIAL_REACH = 40  # characters, for the English words of a Japanese answer
 LATIN_WINDOW = 4  # content words: "has nothing to do with the X" still reaches X
 # Words that do not use up the window: "never need loss scaling or per-tensor scales" denies both.
-_FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno"])
+# Italian existential negation counts like English "there is no": "non c'è alcun miglioramento rispetto all'SFT"
+# reaches SFT as "no improvement over SFT" does ("c'è"/"ci sono" and "alcun" are its "there is" and "any";
+# the folded "e" of "c'è" is skipped in _negator_latin: elsewhere it may be "and", which joins another claim)
+_FILLER = frozenset(["the", "a", "an", "to", "do", "with", "of", "by", "any", "be", "been", "is", "are", "was", "were", "or", "nor", "need", "needs", "il", "la", "lo", "gli", "le", "un", "una", "di", "da", "essere", "o", "ne", "serve", "bisogno",
+                     "c", "ci", "sono", "alcun", "alcuna", "alcuno", "alcuni", "alcune",
+                     # Italian articulated prepositions are "to the", "of the", "on the"
+                     "al", "all", "alla", "allo", "ai", "agli", "alle", "del", "dell", "della", "dello", "dei", "degli", "delle",
+                     "dal", "dall", "dalla", "nel", "nell", "nella", "sul", "sull", "sulla"])
 
 # Japanese predicate negation, read from SudachiPy morphemes after the term.
 _JA_NEG_AUX = frozenset({"ない", "ぬ", "ず", "ん"})  # 助動詞: 使わない, ありません (ん = ぬ), せず
@@ -674,6 +681,8 @@ class AnswerIndex:
                 # Italian "e" is also "è", so it stops a scope only before "non", where "è" cannot stand
                 # ("è nulla" is "is zero")
                 return -1
+            if tok in _AND_IT and i >= 2 and self.tokens[i - 1] == "e" and self.tokens[i - 2] == "c":
+                return -1  # "il reward model non c'è e i dati sono offline": the "e" after "c'è" is "and"
             if tok in LATIN_NEGATORS and i in covered:
                 return -1  # the cue's own negation ("non dipende") stands between: anything before it negates another verb
             if tok in LATIN_NEGATORS and i not in covered and (i not in self.prefix_non or i == start - 1):
@@ -689,7 +698,7 @@ class AnswerIndex:
                 else:
                     return i
             i -= 1
-            seen += tok not in _FILLER
+            seen += tok not in _FILLER and not (tok == "e" and i > 0 and self.tokens[i - 1] == "c")
         return -1
 
     def _bare_adverb(self, i: int) -> bool:
