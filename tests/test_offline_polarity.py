@@ -395,6 +395,13 @@ def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str,
         ("vs SFT: niente exposure bias, si impara sugli stati dello student.", "sft + exposure bias", "it", (0, 1, 1)),
         ("Togliere la media non cambia la direzione del gradiente, ma rende il segnale meno rumoroso.",
          "direzione + rumoros", "it", (0, 1, 1)),  # the negation and the rest of the cue sit on two sides of "ma"
+        # a negation does not reach a later affirmative clause joined by ", and"; a negative one it does
+        ("It caps the weight, detaches it so no learning flows through it, and still lets every token push its probability.",
+         "every token + learn", "en", (0, 1, 1)),
+        ("Il peso viene limitato, non passa gradiente attraverso di esso, e ogni token resta nell'update.",
+         "ogni token + gradiente", "it", (0, 1, 1)),
+        ("Unsloth only does SFT, and it does not reduce memory.", "unsloth + memory", "en", (0, 1, 0)),
+        ("There is no need for a KL penalty, and resetting the reference does nothing.", "kl + reset", "en", (0, 1, 0)),
         ("Atomics make runs differ, mostly in the bwd pass.", "atomic + backward", "en", (1, 0, 0)),  # shorthand
         # Italian negative concord: "non insegna nulla" says "teaches nothing"; after a copula "nulla" is "zero"
         ("Se sono tutte giuste, quella domanda non insegna nulla.", "giust + nulla", "it", (1, 0, 0)),

@@ -69,6 +69,8 @@ _PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mi
                            "rimedio", "rimedi", "soluzione", "soluzioni", "mitigazione", "mitigazioni"])
 # Where a sentence turns: a negation before it does not deny a relation completed after it.
 _CONTRAST = frozenset(["but", "however", "whereas", "yet", "ma", "pero", "mentre", "tuttavia", "bensi"])
+# After a comma these join a new clause, which a negation before them does not reach (see _across_contrast).
+_COORDINATING = frozenset(["and", "e", "ed"])
 # Articles and possessives a phrase may contain or omit: "reduc varian" matches "reduces the variance".
 PHRASE_OPTIONAL = frozenset(["the", "a", "an", "its", "their", "his", "her", "our", "il", "lo", "la", "i", "gli", "le", "un", "una", "uno", "l", "suo", "sua", "loro"])
 DENIAL_REACH = 20  # tokens: a denial's terms lie this close to the negated one
@@ -816,17 +818,44 @@ class AnswerIndex:
         return affirmed, denied, not_claims
 
     def _across_contrast(self, spans_per_term: list[list[tuple[int, int]]], negated: list[tuple[int, int]]) -> bool:
-        """Is the negation on the other side of a "but" from the rest of the cue? "Subtracting it does
-        not change the direction on average, but makes the signal less noisy" denies the first clause
-        only: the terms meet in no one part of the sentence that also holds a negated term."""
-        cuts = [i for i in range(min(s for spans in spans_per_term for s, _ in spans), max(e for spans in spans_per_term for _, e in spans))
-                if self.tokens[i] in _CONTRAST]
-        if not cuts:
+        """Is the negation on the other side of a "but" from the rest of the cue, or in an earlier clause
+        joined by a comma and "and"? "Subtracting it does not change the direction on average, but makes the
+        signal less noisy" denies the first clause only: the terms meet in no one part of the sentence that
+        also holds a negated term. "It caps the weight, detaches it so no learning flows through it, and
+        still lets every token push its own probability" denies nothing about every token: a negation does
+        not reach a later coordinated clause that is affirmative. The later clause shares the earlier one's
+        subject, though: "Unsloth only does SFT, and it does not reduce memory" denies that Unsloth reduces
+        memory; and one negative clause after another may deny together ("there is no need for a KL penalty,
+        and resetting the reference does nothing")."""
+        toks = self.tokens
+        first = min(s for spans in spans_per_term for s, _ in spans)
+        last = max(e for spans in spans_per_term for _, e in spans)
+        contrast = [i for i in range(first, last) if toks[i] in _CONTRAST]
+        joined = [i for i in range(first, last) if toks[i] in _COORDINATING and i > 0 and toks[i - 1] == ","]
+        if not contrast and not joined:
             return False
-        def part(pos: int) -> int:
+
+        def part(cuts: list[int], pos: int) -> int:
             return bisect.bisect_right(cuts, pos)
-        for g in {part(s) for s, _ in negated}:
-            if all(any(part(s) == g and part(e - 1) == g for s, e in spans) for spans in spans_per_term):
+
+        def negative(clause: int) -> bool:
+            """Does the coordinated clause hold a negation of its own ("…, and it does not reduce memory")?"""
+            lo = joined[clause - 1] if clause else 0
+            hi = joined[clause] if clause < len(joined) else len(toks)
+            sent = self.token_sentence[first]
+            return any(toks[j] in LATIN_NEGATORS for j in range(lo, hi) if self.token_sentence[j] == sent)
+
+        def reaches(s: int, e: int, ns: int) -> bool:
+            """Does a term's span meet the negated span starting at `ns`: same part between contrasts, and
+            the same clause, an earlier one, or a later one that is negative too ("X does not A, and
+            Y does not B" may deny "X + B")?"""
+            if not part(contrast, s) == part(contrast, e - 1) == part(contrast, ns):
+                return False
+            clause = part(joined, s)
+            return clause == part(joined, e - 1) and (clause <= part(joined, ns) or negative(clause))
+
+        for ns, _ in negated:
+            if all(any(reaches(s, e, ns) for s, e in spans) for spans in spans_per_term):
                 return False
         return True
 
