@@ -289,6 +289,9 @@ def test_italian_non_piu_before_an_adjective_is_a_comparison() -> None:
         # the wrong claim set against its rival clause by clause compares the two (the lexicon's `rivals`)
         ("algo-08", "en", "Note it is different from the clip: the clip bounds each step relative to pi_old, the KL bounds "
                           "total drift relative to pi_ref.", "kl-against-old-policy"),
+        # 同じく is "like" (FSDP shards like ZeRO-3), not "SP and CP are the same"
+        ("infra-11", "ja", "Megatron が TP・PP・SP・CP・EP などで計算を分割するのに対し、FSDP は ZeRO-3 と同じくパラメータ・勾配・"
+                           "オプティマイザ状態をシャーディングします。", "sp-equals-cp"),
     ],
 )
 def test_correct_sentences_do_not_trigger_wrong_claims(bank: Bank, qid: str, lang: str, text: str, misconception: str) -> None:
@@ -464,6 +467,9 @@ def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[
          "kl-in-loss-not-reward"),
         ("algo-08", "ja", "語彙全体の分布を比べるのではなく、生成されたトークンごとに確率の比 x を使い、「x − log x − 1」を計算します。",
          "k3-estimator-formula"),
+        # 変えずに (without changing the code) is how FSDP is used, not a denial of it
+        ("infra-11", "ja", "FSDP はモデルのコードをほぼ変えずに使えますが、それ単体ではアクティベーションが減らないので、"
+                           "長コンテキストでは CP や TP と組み合わせる必要があります。", "choice-tradeoff"),
     ],
 )
 def test_correct_sentences_do_not_contradict(bank: Bank, qid: str, lang: str, text: str, point: str) -> None:
