@@ -142,6 +142,16 @@ def test_opposites_are_checked_with_their_field(tmp_path: Path) -> None:
         read_lexicon(path)
 
 
+def test_systems_are_groups_of_one_word_names(tmp_path: Path) -> None:
+    path = tmp_path / "concepts.yaml"
+    path.write_text("systems:\n  - [AReaL, PipelineRL, slime]\n", encoding="utf-8")
+    assert read_lexicon(path).systems == [["areal", "pipelinerl", "slime"]]
+    for bad in ("[[areal, pipeline rl]]", "[[areal]]", "[[ppo, PPO]]"):
+        path.write_text(f"systems: {bad}\n", encoding="utf-8")
+        with pytest.raises(LexiconProblem, match=r"concepts\.yaml: systems: .*group"):
+            read_lexicon(path)
+
+
 def test_a_custom_lexicon_turns_cues_with_its_own_opposites(tmp_path: Path) -> None:
     path = tmp_path / "concepts.yaml"
     path.write_text("opposites:\n  en: [[warm, cold]]\n", encoding="utf-8")

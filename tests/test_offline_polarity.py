@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interviewer.bank.lexicon import builtin_lexicon
 from interviewer.bank.loader import Bank
 from interviewer.calibration import load_all
 from interviewer.examiners.grade import Grade
+from interviewer.examiners.offline import roles
 from interviewer.examiners.offline.cues import AnswerIndex, compile_cue
 from interviewer.examiners.offline.examiner import analyse, grade_text
 from interviewer.examiners.offline.scoring import FEATURES, load_model
@@ -347,6 +349,68 @@ def test_a_reversed_relation_contradicts_the_key_point(bank: Bank, qid: str, lan
     assert next(c for c in g.criteria if c.id == point).score == 0
 
 
+# -- Swapped systems: the topic of a sentence (the lexicon's `systems`, examiners/offline/roles.py) ---
+
+SWAPPED_SYSTEMS = [  # (qid, lang, the roles given the right way, the same roles swapped, the points the swap takes)
+    ("algo-05", "ja",
+     "PPO では価値モデル（critic）を学習して GAE で advantage を計算します。"
+     "GRPO は critic を使わず、同じプロンプトから複数の回答をサンプリングしてグループ平均をベースラインにします。",
+     "GRPO では価値モデル（critic）を学習して GAE で advantage を計算します。"
+     "PPO は critic を使わず、同じプロンプトから複数の回答をサンプリングしてグループ平均をベースラインにします。",
+     {"ppo-gae"}),
+    # the sentence that states the point names no system and points back: its topic is the one the sentence
+    # before names (the swapped sentence earns nothing; it is not sure enough to be reported as an error)
+    ("infra-09", "en",
+     "In PipelineRL the old KV cache is kept and decoding continues on it with the new weights. AReaL takes the "
+     "opposite route. It aborts the requests, discards the KV cache and re-prefills the prompt plus the partial output "
+     "under the new weights.",
+     "In AReaL the old KV cache is kept and decoding continues on it with the new weights. PipelineRL takes the "
+     "opposite route. It aborts the requests, discards the KV cache and re-prefills the prompt plus the partial output "
+     "under the new weights.",
+     {"areal-discards-recomputes"}),
+]
+
+
+@pytest.mark.parametrize(("qid", "lang", "right", "swapped", "points"), SWAPPED_SYSTEMS)
+def test_a_point_about_one_system_is_reversed_by_a_sentence_about_its_rival(
+    bank: Bank, qid: str, lang: str, right: str, swapped: str, points: set[str]
+) -> None:
+    right_way = analyse(bank.get(qid), right, lang)
+    assert {c.id for c in right_way.criteria if c.score > 0} >= points and not right_way.contradictions
+    swap = analyse(bank.get(qid), swapped, lang)
+    assert all(c.score == 0 for c in swap.criteria if c.id in points)
+    named_here = lang == "ja"  # the Japanese swap names GRPO in the very sentence that states PPO's point
+    assert ({c.key_point for c in swap.contradictions} >= points) == named_here
+
+
+def test_a_key_point_belongs_to_the_system_its_id_names(bank: Bank) -> None:
+    owned = roles.owners(bank.get("infra-09"), builtin_lexicon())
+    assert owned["areal-discards-recomputes"] == ("areal", frozenset({"pipelinerl"}))
+    assert "recompute-cost" not in owned
+    # Dr. GRPO is its own method; GRPO owns no point of algo-13, so nothing there is set against it
+    assert roles.owners(bank.get("algo-13"), builtin_lexicon())["dr-grpo"][0] == "drgrpo"
+    assert roles.owners(bank.get("algo-07"), builtin_lexicon()) == {}
+
+
+def test_the_topic_is_the_nearest_system_named_before_the_point() -> None:
+    owner, rivals = "areal", frozenset({"pipelinerl"})
+    # "It" is AReaL, from the sentence before; "unlike PipelineRL" sets a contrast and is not the subject
+    sentences = ["AReaL interrupts generation.", "It re-prefills the prefix, unlike PipelineRL, which keeps the cache."]
+    assert roles.topic(sentences, 1, lambda parts: 0, owner, rivals) == ("areal", False)
+    assert roles.topic(["PipelineRL is different.", "It keeps the cache."], 1, lambda parts: 0, owner, rivals) == (
+        "pipelinerl", False)
+    assert roles.topic(["PipelineRL keeps the cache."], 0, lambda parts: 0, owner, rivals) == ("pipelinerl", True)
+    # a sentence that does not point back names its own topic, or none
+    assert roles.topic(["PipelineRL is different.", "Caches are kept."], 1, lambda parts: 0, owner, rivals) is None
+    assert roles.topic(["PipelineRL と違って、AReaL は prefix を prefill し直します。"], 0, lambda parts: 1, owner, rivals) == (
+        "areal", True)
+    # a bracket lists its systems together: "Removed (DAPO, GSPO): …" names both
+    assert roles.topic(["Rimossa (DAPO, GSPO): long-CoT deve allontanarsi."], 0, lambda parts: 1, "dapo",
+                       frozenset({"gspo"})) is None
+    # a clause that names both compares them and decides nothing
+    assert roles.topic(["Both AReaL and PipelineRL keep generating."], 0, lambda parts: 0, owner, rivals) is None
+
+
 @pytest.mark.parametrize(
     ("qid", "lang", "text", "point"),
     [
@@ -431,6 +495,29 @@ def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str,
 def test_what_a_negation_denies(text: str, cue: str, lang: str, expected: tuple[int, int, int]) -> None:
     found = AnswerIndex.build(split_sentences(text), False).polar(compile_cue(cue, lang))
     assert (len(found.affirmed), len(found.denied), len(found.not_claims)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "cue", "lang", "expected"),
+    [  # a sentence that points back at the one before states a relation with it (sentence numbers affirmed, denied)
+        ("The critic is used as a baseline, so the actor follows the advantage instead of the raw return. "
+         "That lowers the variance of the gradient.", "baseline + lower varian", "en", ([1], [])),
+        ("Il critic viene usato come baseline. Questo riduce la varianza del gradiente.", "baseline + riduc varianza", "it", ([1], [])),
+        ("Critic をベースラインとして使います。これにより方策勾配の分散が下がります。", "ベースライン + 分散が下が", "ja", ([1], [])),
+        # a denial in either sentence is not bridged over, and a sentence that does not point back is not read with the one before
+        ("The critic is used as a baseline. That does not lower the variance.", "baseline + lower varian", "en", ([], [])),
+        ("The critic is not a baseline. That lowers the variance.", "baseline + lower varian", "en", ([], [])),
+        ("The critic is used as a baseline. Exploration lowers the variance.", "baseline + lower varian", "en", ([], [])),
+        ("Critic をベースラインとして使います。これにより分散が下がりません。", "ベースライン + 分散が下が", "ja", ([], [])),
+        # a sentence that states it alone is not doubled by the pair
+        ("A baseline lowers the variance. That is why it helps.", "baseline + lower varian", "en", ([0], [])),
+    ],
+)
+def test_a_sentence_that_points_back_states_a_relation_with_the_one_before(
+    text: str, cue: str, lang: str, expected: tuple[list[int], list[int]]
+) -> None:
+    found = AnswerIndex.build(split_sentences(text), lang == "ja").polar(compile_cue(cue, lang))
+    assert ([m.sentence for m in found.affirmed], [m.sentence for m in found.denied]) == expected
 
 
 @pytest.mark.parametrize(

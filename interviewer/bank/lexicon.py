@@ -111,6 +111,21 @@ class Lexicon(BaseModel):
     # Named things answers swap ("FSDP" / "Megatron", "E4M3" / "E5M2"), read like direction words, except
     # that a clause naming both sides is a comparison ("a prefill, cheap next to decode"), not a swap.
     rivals: Opposites = Field(default_factory=Opposites)
+    # Named systems that answers confuse, in groups, written alike in every language ("areal", "pipelinerl",
+    # "slime"): a key point about one of them is not evidenced by a sentence about another
+    # (examiners/offline/roles.py).
+    systems: list[list[str]] = Field(default_factory=list)
+
+    @field_validator("systems")
+    @classmethod
+    def _one_word_names(cls, groups: list[list[str]]) -> list[list[str]]:
+        out = []
+        for group in groups:
+            names = [n.strip().lower() for n in group]
+            if len(names) < 2 or len(set(names)) < len(names) or not all(re.fullmatch(r"[a-z0-9]+", n) for n in names):
+                raise ValueError(f"group {names!r}: two or more different names, each one word of Latin letters and digits")
+            out.append(names)
+        return out
 
     def get(self, concept_id: str) -> Concept | None:
         return self._by_id().get(concept_id)

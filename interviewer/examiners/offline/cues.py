@@ -118,6 +118,14 @@ _CEASE_PIU_BEFORE = frozenset(
 )
 _JA_COMPLEMENT_BEFORE_WA = frozenset({"で", "に", "と", "こと"})  # "ではない", "にはならない", "とは言えない", "ことはできない"
 _SIMPLE_ALT = re.compile(r"^[a-z]+(?: [a-z]+)*$")
+# A sentence that opens by pointing back at the one before ("That lowers the variance", "Questo riduce la
+# varianza", "これにより分散が下がる"): its subject is said there, so a relation may be read across the pair.
+POINTS_BACK = re.compile(
+    r"^(?:(?:and|so|thus|hence|e|quindi|così)\s+)?(?:this|that|these|those|it|they|questo|questa|questi|queste|ciò|cio|esso|essa)\b"
+    r"|^(?:これ|それ)(?:により|によって|で|は|が|を)|^(?:こうして|そのため|このため|これら)",
+    re.IGNORECASE,
+)
+_ASKS = re.compile(r"[?？]\s*$|何|どんな|どのよう|なぜ|どうして")
 _ASCII_WORD = re.compile(r"[a-z0-9\u03b1-\u03c9]+(?:\.[0-9]+)*")
 
 
@@ -245,6 +253,11 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
 
 def _active_lexicon() -> Lexicon:
     return _lexicon if _lexicon is not None else builtin_lexicon()
+
+
+def active_lexicon() -> Lexicon:
+    """The lexicon the matcher reads: the one `use_lexicon` set, else the built-in one."""
+    return _active_lexicon()
 
 
 def concept_phrases(concept_id: str, lang: str) -> list[str]:
@@ -551,10 +564,16 @@ class AnswerIndex:
     token_end: list[int] = field(default_factory=list)  # Japanese answers: where each English word ends
     # "non" written as a word prefix ("non-associative", "non-zero"): it negates that word only
     prefix_non: set[int] = field(default_factory=set)
+    # sentences that point back at the one before, and the index of those pairs, built on first use
+    bridges: list[int] = field(default_factory=list)
+    _paired: AnswerIndex | None = None
 
     @classmethod
     def build(cls, sentences: list[Sentence], japanese: bool) -> AnswerIndex:
         idx = cls(" ".join(s.text for s in sentences), japanese, sentences)
+        # a question asks and claims nothing, so it lends nothing to a pair ("それは何と等価ですか？")
+        idx.bridges = [i for i in range(1, len(sentences)) if POINTS_BACK.match(sentences[i].text)
+                       and not any(_ASKS.search(sentences[j].text) for j in (i - 1, i))]
         if japanese:
             idx.ja_text = [fold_ja(s.text) for s in sentences]
             idx._ja = [None] * len(sentences)
@@ -1046,8 +1065,31 @@ class AnswerIndex:
                 outright.update(set(more_den) - set(more_cea))
             aff, den = sorted(affirmed), sorted(denied - affirmed)
             cea = sorted(not_claims.intersection(den) - outright)
+        if self.bridges and len(cue.terms) > 1:
+            aff = sorted(set(aff) | self._bridged(cue, set(aff) | set(den)))
         return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den],
                      [Match(i, self.sentences[i].text) for i in cea])
+
+    def _bridged(self, cue: Cue, read: set[int]) -> set[int]:
+        """Sentences that state the cue with the help of the sentence before, which they point back at:
+        "The critic serves as a baseline. That lowers the variance." Only an affirmation is read across the
+        pair, and only where neither sentence already affirms or denies the cue on its own."""
+        if self._paired is None:
+            # the pair keeps a clause mark between its sentences: a negation in one does not reach the other
+            # ("…updated with the advantage instead of the raw return. That lowers the variance")
+            def pair(before: str, after: str) -> str:
+                return before.rstrip("。") + "。" + after if self.japanese else before + " : " + after
+
+            pairs = [Sentence(pair(self.sentences[i - 1].text, self.sentences[i].text), self.sentences[i - 1].start)
+                     for i in self.bridges]
+            self._paired = AnswerIndex.build(pairs, self.japanese)
+            self._paired.bridges = []
+        found = set()
+        for m in self._paired.polar(cue).affirmed:
+            i = self.bridges[m.sentence]
+            if i not in read and i - 1 not in read:
+                found.add(i)
+        return found
 
     def find(self, cue: Cue) -> list[Match]:
         """Sentences in which every term of the cue matches, un-negated."""

@@ -22,14 +22,21 @@ from interviewer.examiners.grade import (
     compute_overall,
     finish_grade,
 )
-from interviewer.examiners.offline import resemblance
-from interviewer.examiners.offline.cues import AnswerIndex, compile_cue, holds_word, turned_cues
+from interviewer.examiners.offline import resemblance, roles
+from interviewer.examiners.offline.cues import (
+    AnswerIndex,
+    active_lexicon,
+    compile_cue,
+    holds_word,
+    turned_cues,
+)
 from interviewer.examiners.offline.guard import is_grader_addressed, is_question, is_refutation
 from interviewer.examiners.offline.scoring import calibrated, load_model, predict, row_points
 from interviewer.examiners.offline.text import (
     CLAUSE_MARKS,
     FUNCTION_WORDS,
     LIST_QUALITY,
+    Sentence,
     compares_with,
     explanation_quality,
     is_japanese,
@@ -152,6 +159,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
             p.evidence.pop(sentence, None)
             p.denied.add(sentence)
+    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, active_lexicon()))
     # An answer whose every evidencing sentence is a term chain is a list however much it says around it
     # ("OPD: two dozen terms. Better than SFT and RL. Very efficient."): its chains earn what a list earns.
     # Not in Japanese, where 、 also joins the clauses of terse notes and chains are read less surely.
@@ -269,6 +277,43 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
             if stating and not (hit.sentence in evidence and _stated_in_a_clause(kp, within, cue_lang)):
                 found.add(hit.sentence)
     return found
+
+
+def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: AnswerIndex, cue_lang: str,
+                owned: dict[str, tuple[str, frozenset[str]]]) -> None:
+    """A sentence that evidences a point about one named system while it speaks about a rival does not
+    evidence it. Where the clause that states the point names the rival, it reverses the point ("GRPO trains a critic and computes
+    GAE" for "PPO uses a critic with GAE"), unless it also evidences, speaking about that rival, a point the
+    rival owns: then it states what the two share."""
+    if not owned:
+        return
+    texts = [s.text for s in index.sentences]
+    about: dict[tuple[str, int], roles.Topic | None] = {}
+    for kp, p in zip(key_points, points, strict=True):
+        if kp.id not in owned:
+            continue
+        owner, rivals = owned[kp.id]
+
+        def stating(parts: list[str], kp: KeyPoint = kp) -> int | None:
+            within = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
+            return next((h.sentence for c, cl in _cues_for(kp.cues, cue_lang)
+                         for h in within.polar(compile_cue(c, cl)).affirmed), None)
+
+        for s in p.evidence:
+            about[kp.id, s] = roles.topic(texts, s, stating, owner, rivals)
+    for kp, p in zip(key_points, points, strict=True):
+        for s in list(p.evidence):
+            found = about.get((kp.id, s))
+            if found is None or found.system == owned[kp.id][0]:
+                continue
+            p.evidence.pop(s)
+            # a rival named before the clause that states the point ("PPO trains a second network, …, and
+            # every token gets how much better it did") or in the sentence before ("It drops the cache") is
+            # less sure: the sentence earns nothing for the point, and is not reported as an error
+            shared = any(owned.get(q.id, ("",))[0] == found.system and (t := about.get((q.id, s))) is not None
+                         and t.system == found.system for q in key_points)
+            if found.named_here and not shared:
+                p.denied.add(s)
 
 
 def _set_against_rival(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int) -> bool:
