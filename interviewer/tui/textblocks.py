@@ -20,8 +20,9 @@ from rich.text import Text
 
 from interviewer.linebreak import Wrapped
 
-_INLINE = re.compile(r"\\([^\w\s])|\*\*((?:\\.|[^*])+?)\*\*|`([^`]+)`")
-_ESCAPE = re.compile(r"\\([^\w\s])")
+# an escaped character is any punctuation md_escape escapes, the underscore too (an escaped underscore shows as "_")
+_INLINE = re.compile(r"\\([^\w\s]|_)|\*\*((?:\\.|[^*])+?)\*\*|`([^`]+)`")
+_ESCAPE = re.compile(r"\\([^\w\s]|_)")
 
 
 def inline(text: str, style: str = "") -> Text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.console import Console
 
+from interviewer.render import md_escape
 from interviewer.tui.textblocks import blocks
 
 MD = """# 面接のまとめ · x
@@ -40,3 +41,11 @@ def test_blocks_wrap_japanese_and_keep_text_literal() -> None:
         assert not any(line.lstrip().startswith(("、", "。", "」")) for line in lines)
         assert any("gpu_memory_utilization" in line for line in lines)
         assert "…" not in text
+
+
+def test_escaped_text_reads_as_written() -> None:
+    """Bank and candidate text goes through md_escape; every character it escapes comes back as written."""
+    written = "δ_t = r_t + γV(s_{t+1}) − V(s_t); A_t = Σ_l (γλ)^l δ_{t+l} | `x` *y* [z] <w> #1"
+    console = Console(width=200, record=True, legacy_windows=False, color_system=None)
+    console.print(blocks(f"- {md_escape(written)}"))
+    assert written in console.export_text()
