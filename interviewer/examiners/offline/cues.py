@@ -1065,10 +1065,19 @@ class AnswerIndex:
                 outright.update(set(more_den) - set(more_cea))
             aff, den = sorted(affirmed), sorted(denied - affirmed)
             cea = sorted(not_claims.intersection(den) - outright)
-        if self.bridges and len(cue.terms) > 1:
+        if self.bridges and len(cue.terms) > 1 and self._holds_every_term(cue, latin_cue):
             aff = sorted(set(aff) | self._bridged(cue, set(aff) | set(den)))
         return Polar([Match(i, self.sentences[i].text) for i in aff], [Match(i, self.sentences[i].text) for i in den],
                      [Match(i, self.sentences[i].text) for i in cea])
+
+    def _holds_every_term(self, cue: Cue, latin_cue: bool) -> bool:
+        """Does every term of the cue occur somewhere in the answer? (Else no pair of sentences states it.)"""
+        if not latin_cue:
+            text = "".join(self.ja_text)
+            return all(any(c in text for c in starts) for starts in cue.starts)
+        prefix3 = self.prefix3
+        return all(any(prefix3.issuperset(alt.heads) and self._alt_spans(alt) for alt in _starting(term, starts, prefix3))
+                   for term, starts in zip(cue.terms, cue.starts, strict=True))
 
     def _bridged(self, cue: Cue, read: set[int]) -> set[int]:
         """Sentences that state the cue with the help of the sentence before, which they point back at:

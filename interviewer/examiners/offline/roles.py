@@ -65,7 +65,19 @@ def clauses(text: str) -> list[str]:
     return [c for c in out if c.strip()]
 
 
+_OWNED: dict[tuple[int, int], tuple[Question, Lexicon, dict[str, tuple[str, frozenset[str]]]]] = {}
+
+
 def owners(question: Question, lexicon: Lexicon) -> dict[str, tuple[str, frozenset[str]]]:
+    """`_owners`, read once per question and lexicon (a batch grades the same question many times)."""
+    key = (id(question), id(lexicon))
+    found = _OWNED.get(key)
+    if found is None or found[0] is not question or found[1] is not lexicon:
+        found = _OWNED[key] = (question, lexicon, _owners(question, lexicon))
+    return found[2]
+
+
+def _owners(question: Question, lexicon: Lexicon) -> dict[str, tuple[str, frozenset[str]]]:
     """Key point id -> (the system it is about, its rivals in this question).
 
     A key point is about the system its id names ("areal-discards-recomputes", "ppo-gae"): the rubric's
