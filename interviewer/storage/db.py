@@ -15,6 +15,7 @@ import os
 import socket
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -187,9 +188,7 @@ class Store:
             # Opened in a worker thread and used from several (check_same_thread=False): see self._lock.
             self.conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            self._migrate()
+            self._set_up()
         except sqlite3.DatabaseError as exc:
             fs = _fs_error(path, exc)
             if fs is not None:
@@ -203,6 +202,22 @@ class Store:
             with contextlib.suppress(OSError):
                 if p.exists():
                     os.chmod(p, 0o600)
+
+    def _set_up(self) -> None:
+        """WAL mode and the schema. Several processes opening a new database at once can meet "database is
+        locked" here without SQLite's busy handler waiting (switching the journal mode takes the file's lock
+        once, not through a transaction), so that is retried for as long as the busy timeout would wait."""
+        deadline = time.monotonic() + 10.0
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+                self._migrate()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _open_read_only(self, path: Path) -> None:
         try:
