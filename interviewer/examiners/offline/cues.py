@@ -251,18 +251,14 @@ def use_lexicon(lexicon: Lexicon | None) -> None:
     _opposite_words.cache_clear()
 
 
-def _active_lexicon() -> Lexicon:
-    return _lexicon if _lexicon is not None else builtin_lexicon()
-
-
 def active_lexicon() -> Lexicon:
     """The lexicon the matcher reads: the one `use_lexicon` set, else the built-in one."""
-    return _active_lexicon()
+    return _lexicon if _lexicon is not None else builtin_lexicon()
 
 
 def concept_phrases(concept_id: str, lang: str) -> list[str]:
     """``@id`` in a cue: the concept's terms and `says` in `lang` (nothing when it has no such form)."""
-    concept = _active_lexicon().get(concept_id)
+    concept = active_lexicon().get(concept_id)
     form = concept.form(lang) if concept else None
     return [*form.term, *form.says] if form else []
 
@@ -272,7 +268,7 @@ def _lexicon_terms(lang: str, stemmed: bool) -> dict[str, tuple[tuple[Alt, tuple
     """Lexicon terms with their `says`, indexed by how the term starts (see _word_key): an alternative
     can only name a term that starts like it."""
     index: dict[str, list[tuple[Alt, tuple[str, ...]]]] = defaultdict(list)
-    for concept in _active_lexicon().concepts:
+    for concept in active_lexicon().concepts:
         form = concept.form(lang)
         if form and form.says:
             for t in form.term:
@@ -365,7 +361,7 @@ def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str], frozense
     """The lexicon's direction words and rivals for `lang`, each with its opposites, the words longest
     first, and which of them are rivals."""
     opposite: dict[str, set[str]] = defaultdict(set)
-    lexicon = _active_lexicon()
+    lexicon = active_lexicon()
     rivals = lexicon.rivals.pairs(lang)
     for a, b in [*lexicon.opposites.pairs(lang), *rivals]:
         opposite[a].add(b)
@@ -415,7 +411,7 @@ def _phrase_terms(lang: str, stemmed: bool) -> tuple[tuple[tuple[int, tuple[str,
     first characters of a word to (entry, word position, word))."""
     entries: list[tuple[int, tuple[str, ...]]] = []
     index: dict[str, list[tuple[int, int, Alt]]] = defaultdict(list)
-    for concept in _active_lexicon().concepts:
+    for concept in active_lexicon().concepts:
         form = concept.form(lang)
         if not form or not form.says:
             continue
@@ -556,6 +552,7 @@ class AnswerIndex:
     positions: dict[str, list[int]] = field(default_factory=dict)
     vocab: list[str] = field(default_factory=list)
     ja_text: list[str] = field(default_factory=list)
+    ja_all: str = ""  # the folded Japanese sentences joined, for a quick "is every term here?" check
     _stems: dict[str, _StemIndex] = field(default_factory=dict)
     _ja: list[_JaSentence | None] = field(default_factory=list)
     _memo: dict[tuple[str, str, bool, str], list[int]] = field(default_factory=dict)
@@ -576,6 +573,7 @@ class AnswerIndex:
                        and not any(_ASKS.search(sentences[j].text) for j in (i - 1, i))]
         if japanese:
             idx.ja_text = [fold_ja(s.text) for s in sentences]
+            idx.ja_all = "".join(idx.ja_text)
             idx._ja = [None] * len(sentences)
             # Japanese answers borrow English terms ("rollout を sampling して"): index those words
             # too, so English cues can match them; negation is still read from the Japanese predicate.
@@ -1073,8 +1071,7 @@ class AnswerIndex:
     def _holds_every_term(self, cue: Cue, latin_cue: bool) -> bool:
         """Does every term of the cue occur somewhere in the answer? (Else no pair of sentences states it.)"""
         if not latin_cue:
-            text = "".join(self.ja_text)
-            return all(any(c in text for c in starts) for starts in cue.starts)
+            return all(any(c in self.ja_all for c in starts) for starts in cue.starts)
         prefix3 = self.prefix3
         return all(any(prefix3.issuperset(alt.heads) and self._alt_spans(alt) for alt in _starting(term, starts, prefix3))
                    for term, starts in zip(cue.terms, cue.starts, strict=True))

@@ -282,20 +282,24 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
 def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: AnswerIndex, cue_lang: str,
                 owned: dict[str, tuple[str, frozenset[str]]]) -> None:
     """A sentence that evidences a point about one named system while it speaks about a rival does not
-    evidence it. Where the clause that states the point names the rival, it reverses the point ("GRPO trains a critic and computes
-    GAE" for "PPO uses a critic with GAE"), unless it also evidences, speaking about that rival, a point the
-    rival owns: then it states what the two share."""
+    evidence it. Where the clause that states the point names the rival, it reverses the point ("GRPO
+    trains a critic and computes GAE" for "PPO uses a critic with GAE"), unless it also evidences,
+    speaking about that rival, a point the rival owns: then it states what the two share."""
     if not owned:
         return
     texts = [s.text for s in index.sentences]
     about: dict[tuple[str, int], roles.Topic | None] = {}
+    clause_index: dict[tuple[str, ...], AnswerIndex] = {}  # one index per sentence's clauses, shared by its points
     for kp, p in zip(key_points, points, strict=True):
         if kp.id not in owned:
             continue
         owner, rivals = owned[kp.id]
 
         def stating(parts: list[str], kp: KeyPoint = kp) -> int | None:
-            within = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
+            key = tuple(parts)
+            within = clause_index.get(key)
+            if within is None:
+                within = clause_index[key] = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
             return next((h.sentence for c, cl in _cues_for(kp.cues, cue_lang)
                          for h in within.polar(compile_cue(c, cl)).affirmed), None)
 

@@ -8,9 +8,10 @@ that own key points of the same question (see `owners`).
 
 A sentence that evidences such a point is read for its topic: the names in the clause that states the
 point, else in the clauses before it, else, for a sentence that points back at the one before, in that
-one ("PipelineRL takes the opposite route. It drops the cache and prefills again"). A clause that names both sides compares them and
-decides nothing. A sentence whose topic is a rival does not evidence the point; it reverses it, unless
-it evidences a point the rival owns (a property the two share).
+one ("PipelineRL takes the opposite route. It drops the cache and prefills again"). A clause that names
+both sides compares them and decides nothing. A sentence whose topic is a rival does not evidence the
+point. It denies it only when the clause that states the point names the rival, and then not if it also
+evidences a point the rival owns (a property the two share).
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from interviewer.examiners.offline.cues import POINTS_BACK
 LOOK_BACK = 2  # sentences read back for a topic, each one pointing back at the one before
 
 _NAME = re.compile(r"[a-z0-9]+")
-# clause boundaries for a topic: punctuation and the words that set two systems side by side
 _DR_GRPO = re.compile(r"\bdr\.?\s*grpo")
+# clause boundaries for a topic: punctuation and the words that set two systems side by side
 _CLAUSE = re.compile(r"[,;:、，；：]|\s(?:while|whereas|but|mentre|ma|invece)\s|一方")
-
-
-_BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"))
+_OPENING, _CLOSING = "(（[", ")）]"
 # a clause that names a system only to set it against the subject
 _CONTRAST = re.compile(
     r"^\s*(?:unlike|compared (?:with|to)|in contrast (?:with|to)|as opposed to|rather than|instead of|a differenza d|"
@@ -55,9 +54,11 @@ def names_in(text: str, names: frozenset[str]) -> set[str]:
 def clauses(text: str) -> list[str]:
     """A sentence cut where a new system may become its subject; a bracket is not cut ("Removed (DAPO,
     GSPO, Dr. GRPO): …" names its systems together)."""
-    out, start, depth = [], 0, 0
+    out, start, depth, seen = [], 0, 0, 0
     for m in _CLAUSE.finditer(text):
-        depth = sum(text.count(o, 0, m.start()) - text.count(c, 0, m.start()) for o, c in _BRACKETS)
+        for ch in text[seen:m.start()]:
+            depth += (ch in _OPENING) - (ch in _CLOSING)
+        seen = m.start()
         if depth <= 0:
             out.append(text[start:m.start()])
             start = m.end()
