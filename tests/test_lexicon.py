@@ -137,6 +137,9 @@ def test_opposites_are_checked_with_their_field(tmp_path: Path) -> None:
         read_lexicon(path)
     path.write_text("opposites:\n  en: [[Pessimist, optimist]]\n", encoding="utf-8")
     assert read_lexicon(path).opposites.pairs("en") == [("pessimist", "optimist")]
+    path.write_text("changes:\n  it: [[aument, aument]]\n", encoding="utf-8")
+    with pytest.raises(LexiconProblem, match=r"changes\.it"):
+        read_lexicon(path)
     path.write_text("rivals:\n  it: [[prefill, prefill]]\n", encoding="utf-8")
     with pytest.raises(LexiconProblem, match=r"rivals\.it: .*\['prefill', 'prefill'\]"):
         read_lexicon(path)

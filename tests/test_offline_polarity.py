@@ -313,6 +313,9 @@ def test_a_cue_is_turned_per_direction_word() -> None:
     assert turned_texts("kl + increas|decreas", "en") == ()  # the term already takes both directions
     assert turned_texts("baseline + variance", "en") == ()  # no direction word
     assert turned_texts("hybrid + e4m3 + e5m2", "en") == ()  # the cue names both rivals already
+    # a change (the lexicon's `changes`) is turned where the cue is a quantity and its change, not beside an agent
+    assert "entropy + increas" in turned_texts("entropy + decreas|drop|collapse", "en")
+    assert turned_texts("baseline + decreas|drop + variance", "en") == ()
 
 
 REVERSED = [  # sentences from graded answers that state a key point's relation the other way round
@@ -324,6 +327,11 @@ REVERSED = [  # sentences from graded answers that state a key point's relation 
     # each clause has the wrong side; only the sentence as a whole holds "positive advantage … above"
     ("algo-07", "en", "For a token with a positive advantage, clipping kicks in when the ratio falls below 1-eps, and for "
                       "a negative advantage when it goes above 1+eps.", "zero-gradient-outside-band"),
+    # entropy said to rise: the lexicon's rise / fall pairs turn "entropy + collapse|drop|…"
+    ("algo-06", "en", "RL training broadens the model's distribution: entropy rises over training.", "entropy-collapse"),
+    ("algo-06", "it", "Durante l'addestramento RL l'entropia della policy aumenta costantemente, quindi il modello esplora "
+                      "sempre di più.", "entropy-collapse"),
+    ("algo-06", "ja", "RL 学習中、方策のエントロピーは着実に増加するので、モデルはどんどん探索するようになる。", "entropy-collapse"),
 ]
 SWAPPED = [  # sentences from graded answers that give one named thing's role to its rival (the lexicon's `rivals`)
     ("infra-03", "en", "Within FP8, E5M2 is the high-precision variant used for weights, and E4M3 is the wide-range "
@@ -408,6 +416,9 @@ def test_the_topic_is_the_nearest_system_named_before_the_point() -> None:
     assert roles.topic(["PipelineRL is different.", "It keeps the cache."], 1, lambda parts: 0, owner, rivals) == (
         "pipelinerl", False)
     assert roles.topic(["PipelineRL keeps the cache."], 0, lambda parts: 0, owner, rivals) == ("pipelinerl", True)
+    # a pronoun in the clause that states the point points back too
+    assert roles.topic(["PipelineRL throws the cache away.", "On every update it re-prefills."], 1, lambda parts: 0,
+                       owner, rivals) == ("pipelinerl", False)
     # a sentence that does not point back names its own topic, or none
     assert roles.topic(["PipelineRL is different.", "Caches are kept."], 1, lambda parts: 0, owner, rivals) is None
     assert roles.topic(["PipelineRL と違って、AReaL は prefix を prefill し直します。"], 0, lambda parts: 1, owner, rivals) == (
@@ -417,6 +428,41 @@ def test_the_topic_is_the_nearest_system_named_before_the_point() -> None:
                        frozenset({"gspo"})) is None
     # a clause that names both compares them and decides nothing
     assert roles.topic(["Both AReaL and PipelineRL keep generating."], 0, lambda parts: 0, owner, rivals) is None
+    # a system named as the model of a comparison is not the subject
+    assert roles.topic(["AReaL drops the cache exactly as in PipelineRL."], 0, lambda parts: 0, owner, rivals) == (
+        "areal", True)
+    assert roles.topic(["PipelineRL と同様に AReaL もキャッシュを捨てます。"], 0, lambda parts: 0, owner, rivals) == (
+        "areal", True)
+
+
+def test_a_wrong_claim_belongs_to_the_system_its_id_names() -> None:
+    lexicon = builtin_lexicon()
+    system, others = roles.claim_owner("simko-sharpens", lexicon) or ("", frozenset())
+    assert system == "simko" and {"grpo", "rlvr", "maxrl"} <= others
+    assert roles.claim_owner("dr-grpo-adds-normalization", lexicon) == (
+        "drgrpo", frozenset(n for g in lexicon.systems for n in g) - {"drgrpo"})
+    assert roles.claim_owner("tis-is-ppo-clipping", lexicon) is None  # two systems: no single owner
+    assert roles.without_system("simko + concentrates probability|boosts the top 1", "simko") == (
+        "concentrates probability|boosts the top 1")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said_of_another", "said_of_simko"),
+    [
+        ("en", "- SimKO: RLVR concentrates probability on the top-1 token, which hurts pass@K; SimKO boosts the top-K "
+               "candidates of correct answers.",
+         "SimKO concentrates more probability on the top-1 token to raise pass@1."),
+        ("it", "- MaxRL e SimKO: puntano a migliorare pass@k rispetto a GRPO, che concentra la probabilità sul top-1.",
+         "SimKO concentra la probabilità sul token top-1 per aumentare pass@1."),
+    ],
+)
+def test_a_wrong_claim_said_of_another_system_is_not_reported(bank: Bank, lang: str, said_of_another: str,
+                                                              said_of_simko: str) -> None:
+    def findings(text: str) -> list[str]:
+        return [m.id for m in grade_text(bank.get("algo-13"), text, lang).misconceptions]
+
+    assert "simko-sharpens" not in findings(said_of_another)
+    assert "simko-sharpens" in findings(said_of_simko)
 
 
 @pytest.mark.parametrize(
@@ -427,6 +473,13 @@ def test_the_topic_is_the_nearest_system_named_before_the_point() -> None:
         ("algo-07", "ja", "min を取ることで目的関数は悲観的な下界になります。", "min-pessimistic-bound"),
         ("algo-07", "en", "With a positive advantage the clip binds once the ratio goes above 1+eps, and with a negative "
                           "advantage once it falls below 1-eps.", "zero-gradient-outside-band"),
+        # entropy raised again by a remedy, after its collapse: the point is stated, not reversed
+        ("algo-06", "en", "Policy entropy collapses early in RL training. To keep exploring, people add an entropy bonus, "
+                          "which increases the entropy again, or raise the temperature.", "entropy-collapse"),
+        ("algo-06", "it", "L'entropia della policy crolla presto; per mantenerla si aggiunge un bonus di entropia che la fa "
+                          "aumentare di nuovo.", "entropy-collapse"),
+        ("algo-06", "ja", "RL 学習中にエントロピーは急速に低下する。エントロピーボーナスを加えるとエントロピーが再び上がる。",
+         "entropy-collapse"),
         # the metric rises and the remedy lowers something else: two clauses, not the opposite claim
         ("algo-12", "en", "If the clip fraction climbs well past 0.1-0.2, reduce the number of updates per batch.",
          "ppo-epochs-off-policy"),

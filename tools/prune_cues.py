@@ -166,7 +166,7 @@ class Liveness:
             return any((cue, lang, p) in self.seen for p in C.concept_phrases(x[1:], lang))
         if any((cue, lang, s) in self.seen for s in C.lexicon_says(x, lang)):
             return True
-        opposite, keys, _ = C._opposite_words(lang)
+        opposite, keys, _, _ = C._opposite_words(lang)
         word, at = C._direction_word(x, lang, keys)
         # turned cues have sources of their own: a turned form found anywhere keeps the alternative
         return bool(word) and any((lang, C._turn(x, lang, word, at, o)) in self.anywhere for o in opposite[word])

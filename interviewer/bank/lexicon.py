@@ -108,6 +108,10 @@ class Lexicon(BaseModel):
 
     concepts: list[Concept] = Field(default_factory=list)
     opposites: Opposites = Field(default_factory=Opposites)
+    # A quantity's own change ("rises" / "falls"), read like direction words only in a cue of two terms,
+    # the quantity and its change: what an agent does to a quantity may be qualified ("a poorly chosen
+    # baseline increases the variance").
+    changes: Opposites = Field(default_factory=Opposites)
     # Named things answers swap ("FSDP" / "Megatron", "E4M3" / "E5M2"), read like direction words, except
     # that a clause naming both sides is a comparison ("a prefill, cheap next to decode"), not a swap.
     rivals: Opposites = Field(default_factory=Opposites)

@@ -316,13 +316,17 @@ def turned_cues(cue: str, lang: str) -> tuple[Turned, ...]:
     and comes with what it named and what it now names, so that a clause naming both sides, or the
     new one only as the object of a comparison ("one extra prefill, cheap next to decode"), is not
     read as a swap."""
-    opposite, keys, rivals = _opposite_words(lang)
+    opposite, keys, rivals, changes = _opposite_words(lang)
     if not opposite:
         return ()
     terms = [[x.strip() for x in term.split("|")] for term in cue.split("+")]
     out: list[Turned] = []
     for i, term in enumerate(terms):
-        found = [(alt, _direction_word(alt, lang, keys)) for alt in term]
+        # a change is turned only where the cue is a quantity and its change ("entropy + collapse|drop"):
+        # beside an agent ("baseline + reduce + variance") it may be qualified ("a poorly chosen baseline
+        # increases the variance" is true)
+        found = [(alt, (k, n) if k not in changes or len(terms) == 2 else ("", -1))
+                 for alt in term for k, n in [_direction_word(alt, lang, keys)]]
         held = {k for _, (k, _) in found if k}
         if not held or any(opposite[k] & held for k in held) or 3 * sum(1 for _, (k, _) in found if k) < len(term):
             continue  # no direction, both directions, or a term mostly about something else ("monitor|rise")
@@ -357,16 +361,17 @@ def holds_word(alt: str, word: str, lang: str) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str], frozenset[str]]:
-    """The lexicon's direction words and rivals for `lang`, each with its opposites, the words longest
-    first, and which of them are rivals."""
+def _opposite_words(lang: str) -> tuple[dict[str, set[str]], list[str], frozenset[str], frozenset[str]]:
+    """The lexicon's direction words, changes and rivals for `lang`, each with its opposites, the words
+    longest first, which of them are rivals and which are changes."""
     opposite: dict[str, set[str]] = defaultdict(set)
     lexicon = active_lexicon()
-    rivals = lexicon.rivals.pairs(lang)
-    for a, b in [*lexicon.opposites.pairs(lang), *rivals]:
+    rivals, changes = lexicon.rivals.pairs(lang), lexicon.changes.pairs(lang)
+    for a, b in [*lexicon.opposites.pairs(lang), *changes, *rivals]:
         opposite[a].add(b)
         opposite[b].add(a)
-    return dict(opposite), sorted(opposite, key=len, reverse=True), frozenset(w for pair in rivals for w in pair)
+    return (dict(opposite), sorted(opposite, key=len, reverse=True), frozenset(w for pair in rivals for w in pair),
+            frozenset(w for pair in changes for w in pair))
 
 
 def _direction_word(alt: str, lang: str, keys: list[str]) -> tuple[str, int]:

@@ -131,11 +131,14 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
     wrong_sentences: set[int] = set()
     # neither a rejected claim nor a question asserts anything: no misconception, no denial
     refuting = {i for i, sent in enumerate(kept) if is_refutation(sent.text) or is_question(sent.text)}
+    lexicon = active_lexicon()
     for m in rubric.misconceptions:
         # Every sentence that states the claim loses key-point credit; the penalty counts once.
+        owner = roles.claim_owner(m.id, lexicon)
         hits = sorted(
             (h for cue, cl in _cues_for(m.cues, cue_lang, claims=True) for h in index.find(compile_cue(cue, cl, False))
-             if h.sentence not in refuting and not _set_against_rival(cue, cl, index, h.sentence)),
+             if h.sentence not in refuting and not _set_against_rival(cue, cl, index, h.sentence)
+             and not (owner and _said_of_another(cue, cl, index, h.sentence, owner))),
             key=lambda h: h.sentence,
         )
         if hits:
@@ -159,7 +162,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
             p.evidence.pop(sentence, None)
             p.denied.add(sentence)
-    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, active_lexicon()))
+    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, lexicon))
     # An answer whose every evidencing sentence is a term chain is a list however much it says around it
     # ("OPD: two dozen terms. Better than SFT and RL. Very efficient."): its chains earn what a list earns.
     # Not in Japanese, where 、 also joins the clauses of terse notes and chains are read less surely.
@@ -329,6 +332,25 @@ def _set_against_rival(cue_text: str, cue_lang: str, index: AnswerIndex, sentenc
         return False
     clauses = AnswerIndex.build(split_clauses(index.sentences[sentence].text), index.japanese)
     return not clauses.find(compile_cue(cue_text, cue_lang, False))
+
+
+def _said_of_another(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int,
+                     owner: tuple[str, frozenset[str]]) -> bool:
+    """Whether a sentence that matches a wrong claim about one system says what the claim says of another
+    system: the clause that holds the claim's other terms is about that one ("SimKO: RLVR concentrates
+    probability on the top-1 token", "Unlike GRPO, PPO trains a critic")."""
+    system, others = owner
+    rest = roles.without_system(cue_text, system)
+    if not rest:
+        return False
+    claim = compile_cue(rest, cue_lang, False)
+
+    def stating(parts: list[str]) -> int | None:
+        within = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
+        return next((h.sentence for h in within.find(claim)), None)
+
+    found = roles.topic([s.text for s in index.sentences], sentence, stating, system, others)
+    return found is not None and found.system != system
 
 
 def _stated_in_a_clause(kp: KeyPoint, clauses: AnswerIndex, cue_lang: str) -> bool:

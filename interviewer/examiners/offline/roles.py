@@ -32,11 +32,21 @@ _DR_GRPO = re.compile(r"\bdr\.?\s*grpo")
 # clause boundaries for a topic: punctuation and the words that set two systems side by side
 _CLAUSE = re.compile(r"[,;:、，；：]|\s(?:while|whereas|but|mentre|ma|invece)\s|一方")
 _OPENING, _CLOSING = "(（[", ")）]"
+# a pronoun inside the clause that states the point names its system in an earlier sentence
+_SUBJECT_PRONOUN = re.compile(r"\b(?:it|they)\b", re.IGNORECASE)
 # a clause that names a system only to set it against the subject
 _CONTRAST = re.compile(
     r"^\s*(?:unlike|compared (?:with|to)|in contrast (?:with|to)|as opposed to|rather than|instead of|a differenza d|"
     r"diversamente da|rispetto a|contrariamente a|invece d)\b"
     r"|(?:と違って|とは違って|と異なり|とは異なり|に対して|と比べて|に比べて|ではなく)\s*$",
+    re.IGNORECASE,
+)
+
+# a system named only as the model of a comparison ("dropped exactly as in PPO", "come in PPO", "PPO と同様に")
+_LIKENED = re.compile(
+    r"\b(?:as in|as with|as does|as do|just like|like|same as|similar to|come in|come per|come fa|proprio come|come)"
+    r"\s+(?:in\s+|the\s+|il\s+|lo\s+|la\s+|l')?[\w.-]+"
+    r"|[A-Za-z][\w.-]*\s*(?:と同様|と同じ|のように|みたいに)",
     re.IGNORECASE,
 )
 
@@ -106,6 +116,28 @@ def _owners(question: Question, lexicon: Lexicon) -> dict[str, tuple[str, frozen
     return found
 
 
+_CLAIMED: dict[tuple[str, int], tuple[Lexicon, tuple[str, frozenset[str]] | None]] = {}
+
+
+def claim_owner(claim_id: str, lexicon: Lexicon) -> tuple[str, frozenset[str]] | None:
+    """The one system a wrong claim's id names ("simko-sharpens"), and every other system of the lexicon,
+    or None. "SimKO: RLVR concentrates probability on the top-1 token" says it of RLVR, not of SimKO."""
+    key = (claim_id, id(lexicon))
+    found = _CLAIMED.get(key)
+    if found is None or found[0] is not lexicon:
+        every = {name for group in lexicon.systems for name in group}
+        named = [w for w in _words(claim_id.replace("-", " ")) if w in every]
+        found = _CLAIMED[key] = (lexicon, (named[0], frozenset(every - {named[0]})) if len(named) == 1 else None)
+    return found[1]
+
+
+def without_system(cue: str, system: str) -> str:
+    """The cue without its terms that name `system`: what the claim says of it ("simko + concentrates
+    probability" -> "concentrates probability"); empty when every term names it."""
+    terms = [t for t in cue.split("+") if not any(system in names_in(alt, frozenset({system})) for alt in t.split("|"))]
+    return "+".join(terms).strip()
+
+
 class Topic(NamedTuple):
     """The system a sentence speaks about, and whether it is named in the one clause that states the point."""
 
@@ -126,15 +158,17 @@ def topic(sentences: list[str], at: int, stating: Callable[[list[str]], int | No
     parts = clauses(sentences[at])
     first = stating(parts)
     units = [(parts[i], i == first) for i in range(first, -1, -1)] if first is not None else [(sentences[at], False)]
-    # only a sentence that points back ("It drops the cache…") speaks of what the one before named
+    # only a sentence that points back ("It drops the cache…", "On every update it drops the cache…")
+    # speaks of what the one before named
     back = at
-    while back > max(0, at - LOOK_BACK) and POINTS_BACK.match(sentences[back]):
+    while back > max(0, at - LOOK_BACK) and (POINTS_BACK.match(sentences[back]) or (
+            back == at and first is not None and _SUBJECT_PRONOUN.search(parts[first]))):
         back -= 1
         units += [(c, False) for c in reversed(clauses(sentences[back]))]
     for unit, here in units:
         if _CONTRAST.search(unit):
             continue  # "Unlike PipelineRL, it re-prefills": the system set against the subject is not the subject
-        found = names_in(unit, names)
+        found = names_in(_LIKENED.sub(" ", unit), names)
         if len(found) == 1:
             return Topic(found.pop(), here)
         if found:
