@@ -667,3 +667,33 @@ def test_correct_sentences_raise_no_finding(bank: Bank, qid: str, text: str, lan
 ])
 def test_the_wrong_claims_still_do(bank: Bank, qid: str, text: str, lang: str, finding: str) -> None:
     assert finding in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
+
+
+# -- Wrong claims and denials that a correct sentence only seems to make ------------
+
+@pytest.mark.parametrize(
+    ("qid", "lang", "correct", "wrong", "finding"),
+    [
+        # the rival (pi_ref) is named in the clause that holds the claim's other term (KL): a comparison
+        ("algo-08", "en", "Note it is different from the PPO clip: clipping bounds each step relative to pi_old, KL "
+                          "bounds the total distance from a fixed pi_ref.",
+         "The KL penalty in GRPO is computed against the old policy that generated the rollouts.", "kl-against-old-policy"),
+        # shorthand "A ≠ B" says the two differ
+        ("infra-13", "en", "more GPUs ≠ lower latency for the longest sample",
+         "Adding more GPUs gives lower latency for the longest sample.", "more-gpus-fix-tail"),
+        # a negation in what an imperative remedy brings ("so …", "così …") describes the remedy's effect
+        ("infra-04", "en", "Let generation and training run on different machines, so the rollout workers never wait "
+                           "for the trainer.", "Rollouts are short, so the trainer never waits.",
+         "contradicts-gpu-idle-small-batch"),
+        ("infra-04", "it", "Separa generazione e addestramento su macchine diverse, così chi genera non aspetta mai il "
+                           "trainer.", "I rollout sono corti, quindi il trainer non aspetta mai.",
+         "contradicts-gpu-idle-small-batch"),
+    ],
+)
+def test_a_correct_sentence_does_not_make_the_claim_it_seems_to(bank: Bank, qid: str, lang: str, correct: str,
+                                                                wrong: str, finding: str) -> None:
+    def findings(text: str) -> list[str]:
+        return [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]
+
+    assert finding not in findings(correct)
+    assert finding in findings(wrong)

@@ -64,6 +64,17 @@ _CONDITION = frozenset(["if", "unless", "whether", "se", "qualora", "purche"])
 # a negation in a relative clause describes the thing it names (a remedy, a design), it does not deny a claim
 # ("per cui" is "so that": not a relative clause)
 _RELATIVE_CUI_AFTER = frozenset(["il", "la", "lo", "i", "gli", "le"])
+# A sentence that opens with an imperative ("Put generation and training on different machines, so neither
+# side waits", "Separa generazione e training, così nessuno aspetta") prescribes a remedy: a negation in the
+# clause that says what it brings ("so", "così", "affinché") describes the remedy's effect, not a claim.
+_IMPERATIVE = frozenset([
+    "put", "let", "use", "run", "separate", "split", "decouple", "overlap", "move", "make", "keep", "add", "cap",
+    "give", "spread", "refill", "schedule", "send", "stream", "launch", "switch", "route", "pack", "interrupt",
+    "pause", "resume", "reuse", "colocate", "disaggregate", "allow", "enable", "set", "apply", "replace", "bound",
+    "limit", "metti", "usa", "separa", "dividi", "sovrapponi", "sposta", "fai", "tieni", "aggiungi", "limita",
+    "lascia", "manda", "interrompi", "riusa", "riempi", "distribuisci",
+])
+_SO_THAT = frozenset(["so", "cosi", "affinche", "cosicche"])
 # A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
 _PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mitigation", "mitigations", "workaround",
                            "rimedio", "rimedi", "soluzione", "soluzioni", "mitigazione", "mitigazioni"])
@@ -769,6 +780,8 @@ class AnswerIndex:
                 return True
             if toks[neg] == "non" and nxt.endswith(("are", "ere", "ire")):  # Italian negative imperative: non + infinitive
                 return True
+        if head and head[0] in _IMPERATIVE and any(t in _SO_THAT for t in toks[first + 1:neg]):
+            return True  # "Let writing and learning overlap, so the writers never wait": what the remedy brings
         return len(head) >= 3 and head[0] in _PRESCRIPTION  # "Fix: fixed-order reductions, no split-K"
 
     def _claims_nothing_latin(self, neg: int) -> bool:

@@ -8,6 +8,7 @@ lists of terms earn little. Nothing here imports litellm.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -138,7 +139,8 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         hits = sorted(
             (h for cue, cl in _cues_for(m.cues, cue_lang, claims=True) for h in index.find(compile_cue(cue, cl, False))
              if h.sentence not in refuting and not _set_against_rival(cue, cl, index, h.sentence)
-             and not (owner and _said_of_another(cue, cl, index, h.sentence, owner))),
+             and not (owner and _said_of_another(cue, cl, index, h.sentence, owner))
+             and not _across_unequal(cue, cl, index, h.sentence)),
             key=lambda h: h.sentence,
         )
         if hits:
@@ -324,14 +326,41 @@ def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: 
 
 
 def _set_against_rival(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int) -> bool:
-    """Whether a sentence of `index` that matches a wrong claim's cue also matches it with a rival named
-    instead, and states the claim in none of its clauses: it compares the two ("the clip bounds each step
-    relative to pi_old, the KL bounds the drift relative to pi_ref") rather than claims either."""
+    """Whether a sentence of `index` that matches a wrong claim's cue sets the claim's named thing against
+    its rival, and states the claim in none of its clauses: it compares the two rather than claims either.
+    It does so when it also matches the cue with the rival named instead ("the clip bounds each step
+    relative to pi_old, the KL bounds the drift relative to pi_ref"), or when one of its clauses holds the
+    cue's other terms with the rival ("clipping bounds each step relative to pi_old, KL bounds the total
+    distance from a fixed pi_ref")."""
     rival_turns = [t for t in turned_cues(cue_text, cue_lang) if t.rivals]
-    if not any(h.sentence == sentence for t in rival_turns for h in index.find(compile_cue(t.cue, cue_lang, False))):
+    if not rival_turns:
         return False
     clauses = AnswerIndex.build(split_clauses(index.sentences[sentence].text), index.japanese)
-    return not clauses.find(compile_cue(cue_text, cue_lang, False))
+    if clauses.find(compile_cue(cue_text, cue_lang, False)):
+        return False
+    if any(h.sentence == sentence for t in rival_turns for h in index.find(compile_cue(t.cue, cue_lang, False))):
+        return True
+    terms = [t.strip() for t in cue_text.split("+")]
+    for t in rival_turns:
+        rest = [term for term, turned in zip(terms, t.cue.split("+"), strict=True) if term == turned.strip()]
+        if rest and len(rest) < len(terms):
+            with_rival = compile_cue(" + ".join([*rest, "|".join(t.rivals)]), cue_lang, False)
+            if clauses.find(with_rival):
+                return True
+    return False
+
+
+_UNEQUAL = re.compile(r"≠|!=|=/=")
+
+
+def _across_unequal(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int) -> bool:
+    """Whether a sentence matches a wrong claim's cue only across a "≠": shorthand "more GPUs ≠ lower
+    latency" says the two differ, the opposite of claiming that more GPUs lower the latency."""
+    parts = [p for p in _UNEQUAL.split(index.sentences[sentence].text) if p.strip()]
+    if len(parts) < 2:
+        return False
+    sides = AnswerIndex.build([Sentence(p, 0) for p in parts], index.japanese)
+    return not sides.find(compile_cue(cue_text, cue_lang, False))
 
 
 def _said_of_another(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int,
