@@ -134,7 +134,8 @@ def claim_owner(claim_id: str, lexicon: Lexicon) -> tuple[str, frozenset[str]] |
 def without_system(cue: str, system: str) -> str:
     """The cue without its terms that name `system`: what the claim says of it ("simko + concentrates
     probability" -> "concentrates probability"); empty when every term names it."""
-    terms = [t for t in cue.split("+") if not any(system in names_in(alt, frozenset({system})) for alt in t.split("|"))]
+    named = frozenset({system})
+    terms = [t for t in cue.split("+") if not any(names_in(alt, named) for alt in t.split("|"))]
     return "+".join(terms).strip()
 
 
