@@ -79,8 +79,15 @@ def _adds_up(g: Grade) -> bool:
         ("どのトークンも学習から外されず、影響だけが抑えられる。", "トークン + 学習", "ja", (1, 0)),
         ("範囲外のトークンも捨てられずに勾配に寄与する。", "トークン + 勾配", "ja", (1, 0)),
         ("fork token も gradient を失わない。", "token + gradient", "ja", (1, 0)),
+        # a denied loss keeps the term too, and a denied agreement states a difference
+        ("low-probability な token の signal が消えない。", "token + signal", "ja", (1, 0)),
+        ("学習側で計算し直した確率が一致せず、ずれが生じる。", "計算し直す + 確率", "ja", (1, 0)),
+        ("生成役と学習役を分けて止まらずに流し続ける。", "生成 + 流し続ける", "ja", (1, 0)),
         # ... unless the removal is what the cue says
         ("範囲外のトークンは捨てられない。", "トークン + 捨てる", "ja", (0, 1)),
+        # "X だけが Y ではない" says X is not the only Y, which keeps X; a verb after だけ ends that reading
+        ("学習ステップ数だけが軸ではない。", "ステップ数 + 軸", "ja", (1, 0)),
+        ("一部の rank だけが All Reduce を呼んでもハングしない。", "rank + ハング", "ja", (0, 1)),
         ("トークンは学習に使われない。", "トークン + 学習", "ja", (0, 1)),
         # a sentence-final negated copula denies the whole clause before it, however long
         ("GRPOのKL penaltyは、policyをreference modelの近くに保つためのものではありません。", "reference + 近く", "ja", (0, 1)),
@@ -548,6 +555,15 @@ def test_the_stated_direction_is_not_a_reversal(bank: Bank, qid: str, lang: str,
         # bare "invece"/"instead": the contrasted method's behaviour, not a denial ("invece di" still negates)
         ("CISPO invece non butta via il gradiente dei token rari.", "token + rari + butta", "it", (0, 1, 1)),
         ("Si usa CISPO invece di buttare via il gradiente dei token rari.", "token + rari + butta", "it", (0, 1, 0)),
+        # a match inside a means adjunct after a negated verb of its own is not what is denied
+        ("The optimiser cannot gain anything by pushing the ratio outside the interval.", "ratio + interval", "en", (1, 0, 0)),
+        ("L'ottimizzatore non può guadagnare spingendo il rapporto fuori dall'intervallo.", "rapporto + intervallo", "it",
+         (1, 0, 0)),
+        ("You cannot reduce the variance by subtracting a baseline.", "reduc varian + baseline", "en", (0, 1, 0)),
+        # a denied removal or loss keeps what follows it; a denied halt does not
+        ("Rare tokens keep learning without losing their gradient.", "token + gradient", "en", (1, 0, 0)),
+        ("I token rari continuano a imparare senza perdere il gradiente.", "token + gradiente", "it", (1, 0, 0)),
+        ("The weights can be swapped without pausing the generation.", "weights + generation", "en", (0, 1, 0)),
         # a plain denial stays one
         ("Synchronous training does not wait for the stragglers.", "wait + stragglers", "en", (0, 1, 0)),
         ("Il batch non aspetta i ritardatari.", "aspett + ritardatar", "it", (0, 1, 0)),
@@ -615,6 +631,16 @@ def test_a_sentence_that_points_back_states_a_relation_with_the_one_before(
          "kl-in-loss-not-reward"),
         ("algo-08", "ja", "語彙全体の分布を比べるのではなく、生成されたトークンごとに確率の比 x を使い、「x − log x − 1」を計算します。",
          "k3-estimator-formula"),
+        # shorthand naming vLLM's batch-invariant mode beside SGLang's deterministic one: both engines have one
+        ("infra-05", "en", "fix: recompute logp in trainer, TIS/MIS, batch-invariant kernels (VLLM_BATCH_INVARIANT=1 / SGL "
+                           "deterministic), routing replay", "sglang-design"),
+        # "not exactly what the trainer computes" states the mismatch
+        ("infra-05", "en", "A different crowd size adds numbers in a different order, so the probability the sampler recorded "
+                           "is not exactly what the training copy computes afterwards.", "rollout-train-mismatch"),
+        # a negation said of the rival, named earlier in the paragraph, denies nothing of the point's owner
+        ("infra-13", "it", "Per slime il limite vero è la velocità di una singola risposta lunga. In più si libera memoria "
+                           "sulle schede di generazione, così le risposte lunghe non vengono interrotte e ricalcolate.",
+         "areal-remedy"),
         # 変えずに (without changing the code) is how FSDP is used, not a denial of it
         ("infra-11", "ja", "FSDP はモデルのコードをほぼ変えずに使えますが、それ単体ではアクティベーションが減らないので、"
                            "長コンテキストでは CP や TP と組み合わせる必要があります。", "choice-tradeoff"),
@@ -664,6 +690,13 @@ def test_correct_sentences_raise_no_finding(bank: Bank, qid: str, text: str, lan
     # the wrong claim stated in a clause of its own, with the rival named after it
     ("algo-08", "GRPO computes the KL to pi_old, the policy that sampled the rollouts, not to pi_ref.", "en",
      "kl-against-old-policy"),
+    # the same negation in a paragraph about the point's own system denies it
+    ("infra-13", "Per AReaL il problema è lo spreco di GPU. In più le risposte lunghe non vengono interrotte e ricalcolate "
+                 "quando arrivano i nuovi pesi.", "it", "contradicts-areal-remedy"),
+    # a comparison whose clauses give each system the other's design: the clause that states what the point
+    # says of AReaL names PipelineRL
+    ("infra-09", "So AReaL favours throughput with a stale cache, and PipelineRL favours consistency with a recomputed one.",
+     "en", "contradicts-areal-discards-recomputes"),
 ])
 def test_the_wrong_claims_still_do(bank: Bank, qid: str, text: str, lang: str, finding: str) -> None:
     assert finding in [m.id for m in grade_text(bank.get(qid), text, lang).misconceptions]

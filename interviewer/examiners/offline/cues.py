@@ -74,6 +74,14 @@ _IMPERATIVE = frozenset([
     "limit", "metti", "usa", "separa", "dividi", "sovrapponi", "sposta", "fai", "tieni", "aggiungi", "limita",
     "lascia", "manda", "interrompi", "riusa", "riempi", "distribuisci",
 ])
+# A denied removal or loss keeps what follows it ("without dropping any token", "senza perdere il segnale"),
+# unless the cue itself holds the verb: word starts, en and it. A denied halt is not one of them: "weights can
+# be swapped without pausing" denies that a swap must pause.
+_PRIVATIVE_LATIN = ("lose", "lost", "losing", "drop", "discard", "throw", "remov", "ignor", "vanish", "disappear", "perd",
+                    "pers", "scart", "butt", "elimin", "spar", "svan")
+# Italian words ending like a gerund that are not one
+_NOT_GERUND = frozenset(["quando", "secondo", "tremendo", "stupendo", "orrendo", "comando", "prendo", "rendo", "vendo", "mando",
+                         "stiamo"])
 _SO_THAT = frozenset(["so", "cosi", "affinche", "cosicche"])
 # A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
 _PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mitigation", "mitigations", "workaround",
@@ -111,8 +119,13 @@ _JA_CLAUSE_PARTICLES = frozenset({"けど", "けれど", "けれども", "のに
 # "Xだけでは足りない": X is not enough alone, which does not deny X
 _JA_INSUFFICIENT = frozenset({"足りる", "足る"})
 # "学習から外されず", "勾配を失わない": a denied removal keeps the term (not discarded = still counted), unless
-# the removal is itself part of the cue
-_JA_PRIVATIVE = frozenset({"捨てる", "切り捨てる", "外す", "除く", "取り除く", "除外", "失う", "落とす", "無視", "破棄", "削除", "消す"})
+# the removal is itself part of the cue. A denied loss keeps it too: "token の signal が消えない" (the signal does
+# not vanish). So does a denied agreement, which states a difference: "計算し直した確率が一致せず" (the
+# recomputed probabilities do not match). Of the halts only the intransitive ones: "止まらずに流し続け" (keeps
+# flowing), while "生成を止めずに重みを入れ替えられる" (swapped without pausing generation) denies that a swap
+# must pause.
+_JA_PRIVATIVE = frozenset({"捨てる", "切り捨てる", "外す", "除く", "取り除く", "除外", "失う", "落とす", "無視", "破棄", "削除", "消す",
+                           "消える", "無くなる", "なくなる", "消失", "消滅", "欠落", "脱落", "一致", "合う", "揃う", "止まる", "途切れる"})
 JA_WINDOW = 8  # morphemes after the term
 # Past the window, only a negated copula that ends the sentence denies the clause before it: "…近くに保つための
 # ものではありません" (it is not for keeping … close). A negated verb that far away states a claim of its own
@@ -704,11 +717,22 @@ class AnswerIndex:
         return spans
 
     def _negator_latin(self, start: int, covered: set[int]) -> int:
-        """The token that negates a match starting at `start`, or -1."""
+        """The token that negates a match starting at `start`, or -1.
+
+        A match inside a means adjunct ("by pushing the ratio…", "spingendo il rapporto…") that follows a
+        negated verb of its own is not what is denied: "the optimiser cannot gain anything by pushing the
+        ratio outside the interval" denies the gain, not that the ratio is bounded by the interval."""
         sent = self.token_sentence[start]
         i, seen = start - 1, 0
+        means, verb_between = False, False
         while i >= 0 and seen < LATIN_WINDOW and self.token_sentence[i] == sent:
             tok = self.tokens[i]
+            if i not in covered and not means and self._means_at(i):
+                means = True
+            elif means and i not in covered and tok not in _FILLER and tok not in LATIN_NEGATORS:
+                verb_between = True
+            if means and verb_between and tok in LATIN_NEGATORS and i not in covered:
+                return -1
             if tok in CLAUSE_MARKS or (tok in _SCOPE_STOP and i not in covered):
                 return -1
             if tok in _AND_IT and self.tokens[i + 1] == "non":
@@ -730,11 +754,26 @@ class AnswerIndex:
                     pass  # "non cambia mai": the negation the cue itself asserts, continued (Italian double negative)
                 elif self._bare_adverb(i):
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
+                elif self._removal_negated(i, start, covered):
+                    return -1  # "never pause for the learner": the halt is denied, not the learner
                 else:
                     return i
             i -= 1
             seen += tok not in _FILLER and not (tok == "e" and i > 0 and self.tokens[i - 1] == "c")
         return -1
+
+    def _removal_negated(self, neg: int, start: int, covered: set[int]) -> bool:
+        """Is the first word after the negator at `neg` (before the match at `start`) a verb of removal, loss
+        or halt that the cue does not hold?"""
+        j = next((j for j in range(neg + 1, start) if self.tokens[j] not in _FILLER), None)
+        return j is not None and j not in covered and self.tokens[j].startswith(_PRIVATIVE_LATIN)
+
+    def _means_at(self, i: int) -> bool:
+        """Does the token at `i` open a means adjunct: "by" before an -ing word, or an Italian gerund?"""
+        tok = self.tokens[i]
+        if tok == "by":
+            return i + 1 < len(self.tokens) and self.tokens[i + 1].endswith("ing")
+        return len(tok) >= 6 and tok.endswith(("ando", "endo")) and tok not in _NOT_GERUND
 
     def _bare_adverb(self, i: int) -> bool:
         """Is the token at `i` a bare "instead"/"rather"/"invece" ("on the other hand"), not "instead of"?"""
@@ -999,6 +1038,10 @@ class AnswerIndex:
                     # "差しか見ない" (looks only at the difference), "だけでは足りない" (is not enough alone); past the
                     # window, しか anywhere after the term ("高速リンクでしか割に合いません")
                     or any(p.surface == "しか" for p in morphs[k if beyond else max(0, i - 3):i])
+                    # "ステップ数だけが軸ではない", "X だけでなく": not only X, which keeps X (だけ right after a term,
+                    # and no verb before the negator: "rank だけが呼んでもハングしない" denies the hang)
+                    or any(p.surface in ("だけ", "のみ") and p.pos == "助詞" and any(p.start == e for _, e in covered)
+                           and not any(q.pos == "動詞" for q in morphs[j + 1:i]) for j, p in enumerate(morphs[:i]))
                     or next((p.lemma for p in reversed(morphs[:i]) if p.pos != "助動詞"
                              and p.surface not in ("て", "で") and p.lemma not in _JA_TE_AUX), "") in _JA_INSUFFICIENT
                     # "起きていないか(を確認する)": an embedded question asks, it does not deny

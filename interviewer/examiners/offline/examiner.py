@@ -157,6 +157,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
 
     # Evidence and denials per key point, sentence by sentence.
     points = [_read_point(kp, index, quality, cue_lang) for kp in rubric.key_points]
+    negated = [set(p.denied) for p in points]  # denials by negation, before reversals add theirs
     for kp, p in zip(rubric.key_points, points, strict=True):
         # A sentence that states a cue's relation in the opposite direction ("the min picks the optimistic
         # bound") and evidences the point nowhere else reverses it: read as a denial.
@@ -164,7 +165,8 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
             p.evidence.pop(sentence, None)
             p.denied.add(sentence)
-    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, lexicon))
+    paragraph = [text.count("\n\n", 0, s.start) for s in kept]  # blank lines end a paragraph
+    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, lexicon), paragraph, negated)
     # An answer whose every evidencing sentence is a term chain is a list however much it says around it
     # ("OPD: two dozen terms. Better than SFT and RL. Very efficient."): its chains earn what a list earns.
     # Not in Japanese, where 、 also joins the clauses of terse notes and chains are read less surely.
@@ -285,29 +287,52 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
 
 
 def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: AnswerIndex, cue_lang: str,
-                owned: dict[str, tuple[str, frozenset[str]]]) -> None:
+                owned: dict[str, tuple[str, frozenset[str]]], paragraph: list[int], negated: list[set[int]]) -> None:
     """A sentence that evidences a point about one named system while it speaks about a rival does not
     evidence it. Where the clause that states the point names the rival, it reverses the point ("GRPO
     trains a critic and computes GAE" for "PPO uses a critic with GAE"), unless it also evidences,
-    speaking about that rival, a point the rival owns: then it states what the two share."""
+    speaking about that rival, a point the rival owns: then it states what the two share.
+    A sentence that negates a point (`negated`: reversals are swaps already) while it speaks about a rival,
+    named in it or, when it names no system, earlier in its paragraph, denies it of the rival: "Per slime … In più si libera memoria, così le risposte lunghe non vengono
+    interrotte" says nothing against AReaL's interruptible rollouts."""
     if not owned:
         return
     texts = [s.text for s in index.sentences]
     about: dict[tuple[str, int], roles.Topic | None] = {}
     clause_index: dict[tuple[str, ...], AnswerIndex] = {}  # one index per sentence's clauses, shared by its points
-    for kp, p in zip(key_points, points, strict=True):
+
+    def within(parts: list[str]) -> AnswerIndex:
+        key = tuple(parts)
+        found = clause_index.get(key)
+        if found is None:
+            found = clause_index[key] = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
+        return found
+
+    for kp, p, negations in zip(key_points, points, negated, strict=True):
         if kp.id not in owned:
             continue
         owner, rivals = owned[kp.id]
 
-        def stating(parts: list[str], kp: KeyPoint = kp) -> int | None:
-            key = tuple(parts)
-            within = clause_index.get(key)
-            if within is None:
-                within = clause_index[key] = AnswerIndex.build([Sentence(t, 0) for t in parts], index.japanese)
-            return next((h.sentence for c, cl in _cues_for(kp.cues, cue_lang)
-                         for h in within.polar(compile_cue(c, cl)).affirmed), None)
+        def stating(parts: list[str], kp: KeyPoint = kp, owner: str = owner) -> int | None:
+            cues = _cues_for(kp.cues, cue_lang)
+            found = next((h.sentence for c, cl in cues for h in within(parts).polar(compile_cue(c, cl)).affirmed), None)
+            if found is not None:
+                return found
+            # no clause states the whole cue: the clause that states what it says of its system does ("So AReaL
+            # favours throughput with a stale cache, and PipelineRL consistency with a recomputed one")
+            return next((h.sentence for c, cl in cues for rest in [roles.without_system(c, owner)] if rest and rest != c.strip()
+                         for h in within(parts).polar(compile_cue(rest, cl)).affirmed), None)
 
+        def denying(parts: list[str], kp: KeyPoint = kp) -> int | None:
+            return next((h.sentence for c, cl in _cues_for(kp.cues, cue_lang)
+                         for h in within(parts).polar(compile_cue(c, cl)).denied), None)
+
+        for s in negations & p.denied:
+            said = roles.topic(texts, s, denying, owner, rivals)
+            if said is None and not roles.names_in(texts[s], rivals | {owner}):  # a sentence that names none
+                said = roles.paragraph_topic(texts, s, paragraph, rivals | {owner})
+            if said is not None and said.system != owner:
+                p.denied.discard(s)
         for s in p.evidence:
             about[kp.id, s] = roles.topic(texts, s, stating, owner, rivals)
     for kp, p in zip(key_points, points, strict=True):

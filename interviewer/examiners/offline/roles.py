@@ -166,6 +166,20 @@ def topic(sentences: list[str], at: int, stating: Callable[[list[str]], int | No
             back == at and first is not None and _SUBJECT_PRONOUN.search(parts[first]))):
         back -= 1
         units += [(c, False) for c in reversed(clauses(sentences[back]))]
+    return _first_named(units, names)
+
+
+def paragraph_topic(sentences: list[str], at: int, paragraph: list[int], names: frozenset[str]) -> Topic | None:
+    """The system the sentences before `at` in its paragraph speak about, nearest first, or None: "Per slime
+    il limite vero è … In più si libera memoria …" goes on about slime. `paragraph` holds each sentence's
+    paragraph number."""
+    units = [(c, False) for i in range(at - 1, -1, -1) if paragraph[i] == paragraph[at]
+             for c in reversed(clauses(sentences[i]))]
+    return _first_named(units, names)
+
+
+def _first_named(units: list[tuple[str, bool]], names: frozenset[str]) -> Topic | None:
+    """The system named by the first unit that names one; None if none does, or the first names several."""
     for unit, here in units:
         if _CONTRAST.search(unit):
             continue  # "Unlike PipelineRL, it re-prefills": the system set against the subject is not the subject
