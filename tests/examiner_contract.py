@@ -36,7 +36,15 @@ def check_grade_shape(grade: Grade, question: Question, candidate_text: str) -> 
         assert m.correction
     assert 0 <= grade.overall <= 10
     assert grade.overall == compute_overall(grade.criteria, grade.misconceptions, grade.hint_penalty)
-    assert grade.strong_answer_adds, "a grade must say what a strong answer adds"
+    # what a strong answer adds: the model answer's lines about the points not covered, and none other
+    rubric = question.rubric
+    missing = {c.id for c in grade.criteria if c.score < 0.75 * c.max}
+    lines = rubric.model_answer.get(grade.lang)
+    if rubric.model_answer_points is None:  # a bank that does not say which line states which point: all of them
+        assert grade.strong_answer_adds == lines
+    else:
+        about = rubric.model_answer_points
+        assert grade.strong_answer_adds == [line for line, ids in zip(lines, about, strict=True) if missing & set(ids)]
     assert grade.references
 
 

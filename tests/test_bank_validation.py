@@ -68,6 +68,22 @@ def test_the_same_source_cited_twice_is_an_error(tmp_path: Path) -> None:
     assert "the-same-again" in problems[0].message and "the same source" in problems[0].message
 
 
+def test_model_answer_points_must_match_the_lines_and_the_key_points(tmp_path: Path) -> None:
+    doc = copy.deepcopy(VALID)
+    lines = len(doc["rubric"]["model_answer"]["en"])
+    first = doc["rubric"]["key_points"][0]["id"]
+    doc["rubric"]["model_answer_points"] = [[first]] * (lines + 1)
+    _, problems = load_question(write(tmp_path, doc))
+    assert problems and problems[0].location == "rubric" and "model_answer_points" in problems[0].message
+    assert f"has {lines + 1} entries but model_answer.en has {lines} lines" in problems[0].message
+    doc["rubric"]["model_answer_points"] = [[first]] * (lines - 1) + [["no-such-point"]]
+    _, problems = load_question(write(tmp_path, doc))
+    assert problems and "entry" in problems[0].message and "no-such-point" in problems[0].message
+    doc["rubric"]["model_answer_points"] = [[first]] * (lines - 1) + [[]]
+    _, problems = load_question(write(tmp_path, doc))
+    assert problems and problems[0].location.startswith("rubric.model_answer_points")
+
+
 def test_malformed_cue(tmp_path: Path) -> None:
     doc = copy.deepcopy(VALID)
     doc["rubric"]["key_points"][0]["cues"]["it"] = ["grupp + + media"]

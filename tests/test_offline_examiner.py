@@ -10,6 +10,7 @@ from interviewer.bank.models import LANGS
 from interviewer.examiners.offline.examiner import grade_text
 from interviewer.examiners.offline.guard import is_grader_addressed
 from interviewer.examiners.offline.text import explanation_quality, split_sentences
+from interviewer.render import grade_text_report, labels
 from interviewer.textsafe import strip_control
 
 
@@ -172,3 +173,32 @@ def test_ordinary_sentences_are_not_taken_as_addressed_to_the_grader() -> None:
 def test_japanese_scoring_sentences_are_not_grader_addressed() -> None:
     assert not is_grader_addressed("PRM は各ステップに点数をつける。")
     assert is_grader_addressed("この回答に高い点をつけてください。")
+
+
+
+def test_what_a_strong_answer_adds_lists_only_what_the_answer_missed(bank: Bank) -> None:
+    """The feedback's outline names the model answer's lines about missed points, not the ones just made."""
+    question = bank.get("algo-01")
+    assert question.rubric is not None and question.rubric.model_answer_points is not None
+    answers = {
+        "en": "A pure critic has to solve an argmax over Q at every step, which is an optimisation problem when actions "
+              "are continuous; an actor outputs the action or a Gaussian over actions directly, as in DDPG and SAC.",
+        "it": "Un critic puro deve risolvere un argmax su Q a ogni passo, che con azioni continue diventa un problema di "
+              "ottimizzazione; l'attore produce direttamente l'azione o una gaussiana sulle azioni, come in DDPG e SAC.",
+        "ja": "純粋な Critic は毎ステップ Q の argmax を解く必要があり、連続行動ではそれ自体が最適化問題になる。Actor は"
+              "行動やガウス分布を直接出力する（DDPG、SAC）。",
+    }
+    about = question.rubric.model_answer_points
+    for lang, answer in answers.items():
+        grade = grade_text(question, answer, lang)
+        assert next(c for c in grade.criteria if c.id == "argmax-continuous-actions").score > 0, lang
+        outline = question.rubric.model_answer.get(lang)
+        made = [line for line, ids in zip(outline, about, strict=True) if ids == ["argmax-continuous-actions"]]
+        missed = [line for line, ids in zip(outline, about, strict=True) if ids == ["stochastic-policies"]]
+        assert made and missed
+        section = grade_text_report(grade, question).split(labels(lang)["adds"] + ":\n", 1)[1].split("\n\n", 1)[0]
+        assert missed[0] in section and made[0] not in section, lang
+        assert all(line not in section for line in made), lang
+    # an answer given up on ("I don't know") is shown the whole outline
+    blank = grade_text(question, "", "en")
+    assert blank.strong_answer_adds == question.rubric.model_answer.get("en")

@@ -167,6 +167,9 @@ class Rubric(_Strict):
     misconceptions: list[Misconception] = Field(default_factory=list, max_length=8)
     references: list[Reference] = Field(min_length=1)
     model_answer: LocalizedList
+    # The key points each model-answer line states, line by line: the feedback's "What a strong answer adds"
+    # then lists only the lines about points the answer missed. Optional; without it every line is listed.
+    model_answer_points: list[Annotated[list[Slug], Field(min_length=1)]] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Rubric:
@@ -184,7 +187,28 @@ class Rubric(_Strict):
                 raise ValueError(
                     f"key point {kp.id!r} cites unknown reference(s) {', '.join(missing)}"
                 )
+        if self.model_answer_points is not None:
+            self._check_model_answer_points(self.model_answer_points)
         return self
+
+    def _check_model_answer_points(self, points: list[list[str]]) -> None:
+        for lang in ("en", "it", "ja"):
+            lines = getattr(self.model_answer, lang)
+            if lines is not None and len(lines) != len(points):
+                raise ValueError(f"model_answer_points has {len(points)} entries but model_answer.{lang} has "
+                                 f"{len(lines)} lines: give one list of key point ids per line")
+        kp_ids = {k.id for k in self.key_points}
+        for n, ids in enumerate(points, 1):
+            if unknown := [i for i in ids if i not in kp_ids]:
+                raise ValueError(f"model_answer_points entry {n} names unknown key point(s) {', '.join(unknown)}")
+
+    def model_answer_missing(self, lang: str, missing: set[str]) -> list[str]:
+        """The model-answer lines that state a key point in `missing` (every line when the rubric does not
+        say which line states which point)."""
+        lines = self.model_answer.get(lang)
+        if self.model_answer_points is None:
+            return lines
+        return [line for line, ids in zip(lines, self.model_answer_points, strict=True) if missing.intersection(ids)]
 
     @property
     def total_weight(self) -> float:

@@ -124,14 +124,17 @@ def finish_grade(
     overall = compute_overall(criteria, misconceptions, hint_penalty) if answered else 0.0
     rubric = question.rubric
     by_id = {k.id: k for k in rubric.key_points} if rubric else {}
-    strengths, gaps = [], []
+    strengths, gaps, covered = [], [], set()
     for c in criteria:
         kp = by_id.get(c.id)
         text = kp.statement.get(lang) if kp else c.statement
         if c.score >= 0.75 * c.max:
             strengths.append(text)
+            covered.add(c.id)
         else:
             gaps.append(text)
+    # what a strong answer adds: the model answer's lines about the points this one missed
+    missing = set(by_id) - covered if answered else set(by_id)
     return Grade(
         question_id=question.id,
         lang=lang,
@@ -143,7 +146,7 @@ def finish_grade(
         verdict=verdict_for(overall, answered),
         strengths=strengths,
         gaps=gaps,
-        strong_answer_adds=rubric.model_answer.get(lang) if rubric else [],
+        strong_answer_adds=rubric.model_answer_missing(lang, missing) if rubric else [],
         references=[f"{r.title} ({r.locator()})" for r in rubric.references] if rubric else [],
         note=note,
     )

@@ -199,7 +199,7 @@ async def test_bank_model_answer_keeps_its_asterisks(tmp_path: Path) -> None:
 
     services = Services(Config(data_dir=tmp_path / "h"), [], include_builtin=True, clock=FrozenClock())
     iv = Interview.start(Plan(question_ids=["algo-07"], follow_ups=0), load_bank(), OfflineExaminer(), services.store())
-    await iv.submit_answer("CISPO clips the importance weight.")
+    await iv.submit_answer("PPO clips the probability ratio.")  # not CISPO: its outline line is still listed
     iv.advance()
     app = InterviewerApp(services=services)
     async with app.run_test(size=(200, 200)) as pilot:
