@@ -402,3 +402,15 @@ def test_an_answer_that_reads_most_like_a_wrong_example_settles_toward_it(bank: 
     assert lowered.resemblance_shift is not None and lowered.resemblance_shift < 0 and lowered.overall < plain
     assert compute_overall(lowered.criteria, lowered.misconceptions, lowered.hint_penalty) == lowered.overall
     assert kept.overall >= plain
+
+
+def test_full_marks_from_the_matcher_are_read_against_graded_examples_too(bank: Bank) -> None:
+    """The matcher gives full marks to any answer whose wording covers the rubric, a reversal in the right words
+    included (heldout28, written after the examples were built: none of its answers is among them)."""
+    answers = {a.id: a for a in load_all(ROOT / "tests" / "data" / "heldout28")}
+    reversed_answer = answers["algo-10-r28-9"]  # Italian: every relation of the DPO answer turned round
+    question = bank.get(reversed_answer.question_id)
+    assert plain_grade(question, reversed_answer.answer, reversed_answer.lang) == 10.0
+    graded = grade_text(question, reversed_answer.answer, reversed_answer.lang)
+    assert graded.overall < 9.0 and graded.resemblance_shift is not None and graded.resemblance_shift < 0
+    assert graded.overall == compute_overall(graded.criteria, graded.misconceptions, graded.hint_penalty)
