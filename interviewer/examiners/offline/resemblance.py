@@ -58,7 +58,11 @@ matcher gives full marks to every answer whose wording covers the rubric, the be
 alike, and also to a reversal in the right words. Over heldout20 to heldout28 and blind (1,530 answers, none
 of them among the examples), reading them too took Spearman 0.887 -> 0.894 and MAE 0.966 -> 0.898: strong
 answers 9.42 -> 9.14 (reference 9.23), shorthand 8.51 -> 8.25 (8.16); 147 of the 150 answers that moved came
-closer to their reference (an Italian reversed answer scored 10.0 settles to 8.3; reference 1).
+closer to their reference. But it also took the rubric's own statements, read as one answer, below 9 in 12 of
+105 question-languages (8.7 at worst, mostly Japanese): the examples closest to a complete answer are graded
+8 to 9.5. So an answer the matcher finds complete (COMPLETE) and error-free settles no lower than
+COMPLETE_FLOOR, unless it reads like a wrong example: within the top band, resemblance orders complete
+answers; it does not demote them.
 
 Another question: an answer that reads more like the answers graded well for another question in the bank
 than like any example of its own (by ELSEWHERE_MARGIN) answers that other question. The matcher still finds
@@ -111,6 +115,8 @@ ELSEWHERE_MARGIN = 0.08  # a well-graded answer to another question this much cl
 ELSEWHERE_SETTLE = 1.0  # share of the way down to 0 for an answer to another question
 WRONG_GRADE = 2.0  # an example graded this low or lower states the opposite (negated, reversed, fluent but wrong)
 WRONG_MARGIN = 0.04  # a wrong example this much closer than every well-graded one: the answer reads like it
+COMPLETE = 9.5  # a matcher score this high with no error found: the wording covers the whole rubric
+COMPLETE_FLOOR = 9.0  # ... which settling refines but does not take below this, unless the answer reads wrong
 
 
 @dataclass(frozen=True)
@@ -343,9 +349,13 @@ def lift(
     # an answer with no error found settles only toward examples that are not wrong: a wrong example that reads
     # like it may be its negation, which the embedding cannot see; unless a wrong example reads clearly more
     # like it than any well-graded one (see WRONG_MARGIN)
-    settle = resemble(question, text, above=LOW_GRADE) if may_raise and not found.reads_wrong() else found
+    reads_wrong = found.reads_wrong()
+    settle = resemble(question, text, above=LOW_GRADE) if may_raise and not reads_wrong else found
     if settle is not None and settle.grade < points:
-        return Lift(round(points + SETTLE * (settle.grade - points), 3), {}, settle, {}, raised=False)
+        settled = points + SETTLE * (settle.grade - points)
+        if points >= COMPLETE and may_raise and not reads_wrong:
+            settled = max(settled, COMPLETE_FLOOR)  # complete and error-free: refined within the top band only
+        return Lift(round(settled, 3), {}, settle, {}, raised=False)
     return None
 
 
