@@ -80,8 +80,7 @@ _IMPERATIVE = frozenset([
 _PRIVATIVE_LATIN = ("lose", "lost", "losing", "drop", "discard", "throw", "remov", "ignor", "vanish", "disappear", "perd",
                     "pers", "scart", "butt", "elimin", "spar", "svan")
 # Italian words ending like a gerund that are not one
-_NOT_GERUND = frozenset(["quando", "secondo", "tremendo", "stupendo", "orrendo", "comando", "prendo", "rendo", "vendo", "mando",
-                         "stiamo"])
+_NOT_GERUND = frozenset(["quando", "secondo", "tremendo", "stupendo", "orrendo", "comando", "prendo", "rendo", "vendo", "mando"])
 _SO_THAT = frozenset(["so", "cosi", "affinche", "cosicche"])
 # A sentence that opens "Fix:", "Fix =", "Rimedio:" prescribes what to do: its negations are instructions.
 _PRESCRIPTION = frozenset(["fix", "fixes", "remedy", "remedies", "solution", "mitigation", "mitigations", "workaround",
@@ -755,7 +754,7 @@ class AnswerIndex:
                 elif self._bare_adverb(i):
                     pass  # "CISPO invece clippa…" is "on the other hand", not "instead of"
                 elif self._removal_negated(i, start, covered):
-                    return -1  # "never pause for the learner": the halt is denied, not the learner
+                    return -1  # "without dropping any token": the removal is denied, not the token
                 else:
                     return i
             i -= 1
@@ -763,8 +762,8 @@ class AnswerIndex:
         return -1
 
     def _removal_negated(self, neg: int, start: int, covered: set[int]) -> bool:
-        """Is the first word after the negator at `neg` (before the match at `start`) a verb of removal, loss
-        or halt that the cue does not hold?"""
+        """Is the first word after the negator at `neg` (before the match at `start`) a verb of removal or
+        loss that the cue does not hold?"""
         j = next((j for j in range(neg + 1, start) if self.tokens[j] not in _FILLER), None)
         return j is not None and j not in covered and self.tokens[j].startswith(_PRIVATIVE_LATIN)
 

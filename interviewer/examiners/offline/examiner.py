@@ -293,8 +293,9 @@ def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: 
     trains a critic and computes GAE" for "PPO uses a critic with GAE"), unless it also evidences,
     speaking about that rival, a point the rival owns: then it states what the two share.
     A sentence that negates a point (`negated`: reversals are swaps already) while it speaks about a rival,
-    named in it or, when it names no system, earlier in its paragraph, denies it of the rival: "Per slime … In più si libera memoria, così le risposte lunghe non vengono
-    interrotte" says nothing against AReaL's interruptible rollouts."""
+    named in it or, when it names no system, earlier in its paragraph, denies it of the rival: "Per slime …
+    In più si libera memoria, così le risposte lunghe non vengono interrotte" says nothing against AReaL's
+    interruptible rollouts."""
     if not owned:
         return
     texts = [s.text for s in index.sentences]
