@@ -130,13 +130,23 @@ def test_a_correct_answer_is_not_pulled_toward_its_own_denial(bank: Bank) -> Non
     assert grade.overall >= plain_grade(q, TEXTBOOK, "en")
 
 
-@pytest.mark.parametrize("lang", ["it", "ja"])
-def test_the_lowering_note_is_translated(lang: str) -> None:
-    from interviewer.i18n import tr
+@pytest.mark.parametrize(("lang", "one", "three"), [
+    ("en", "(1 close one)", "(3 close ones)"),
+    ("it", "(1 vicina)", "(3 vicine)"),
+    ("ja", "（1件）", "（3件）"),
+])
+def test_the_resemblance_notes_count_their_examples_in_the_answers_language(lang: str, one: str, three: str) -> None:
+    """One close example is said in the singular ("1 vicine" read wrong), several in the plural."""
+    from interviewer.examiners.offline.examiner import _lift_note
 
-    english = ("Graded example answers to this question that read like this one ({n} close ones) were graded "
-               "{grade:.1f} on average, lower than the rubric match alone: the score moved part of the way toward them.")
-    assert tr(english, lang) != english and "{grade:.1f}" in tr(english, lang) and "{n}" in tr(english, lang)
+    def note(n: int, raised: bool) -> str:
+        found = resemblance.Resemblance(grade=7.5, neighbours=n, similarity=0.8, rival=-1.0)
+        return _lift_note(resemblance.Lift(5.0, {}, found, {}, raised=raised), lang)
+
+    assert one in note(1, False) and three in note(3, False)
+    assert "7.5" in note(1, False) and "7.5" in note(3, True)
+    raised_one, raised_three = note(1, True), note(3, True)
+    assert raised_one != raised_three and "{" not in raised_one + raised_three
 
 
 def test_an_answer_to_another_question_is_not_lifted(bank: Bank) -> None:

@@ -549,16 +549,21 @@ def _lift_note(lift: resemblance.Lift, lang: str) -> str:
             "what it says earns no credit here.",
             lang,
         ).format(other=lift.elsewhere)
-    message = tr(
+    n = found.neighbours
+    message = ntr(
+        "Part of this score comes from the answer's resemblance to graded example answers to this question "
+        "({n} close one, graded {grade:.1f}); rows marked uncertain may have been credited that way.",
         "Part of this score comes from the answer's resemblance to graded example answers to this question "
         "({n} close ones, graded {grade:.1f} on average); rows marked uncertain may have been credited that way.",
-        lang,
-    ) if lift.raised else tr(
+        n, lang,
+    ) if lift.raised else ntr(
+        "A graded example answer to this question that reads like this one ({n} close one) was graded "
+        "{grade:.1f}, lower than the rubric match alone: the score moved part of the way toward it.",
         "Graded example answers to this question that read like this one ({n} close ones) were graded "
         "{grade:.1f} on average, lower than the rubric match alone: the score moved part of the way toward them.",
-        lang,
+        n, lang,
     )
-    return message.format(n=found.neighbours, grade=found.grade)
+    return message.format(n=n, grade=found.grade)
 
 
 def grade_text(question: Question, text: str, lang: str = "en") -> Grade:
