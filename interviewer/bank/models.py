@@ -192,7 +192,7 @@ class Rubric(_Strict):
         return self
 
     def _check_model_answer_points(self, points: list[list[str]]) -> None:
-        for lang in ("en", "it", "ja"):
+        for lang in LANGS:
             lines = getattr(self.model_answer, lang)
             if lines is not None and len(lines) != len(points):
                 raise ValueError(f"model_answer_points has {len(points)} entries but model_answer.{lang} has "

@@ -8,6 +8,7 @@ lists of terms earn little. Nothing here imports litellm.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -165,8 +166,7 @@ def analyse(question: Question, text: str, lang: str) -> Analysis:
         for sentence in _reversals(kp, index, cue_lang, set(p.evidence), others):
             p.evidence.pop(sentence, None)
             p.denied.add(sentence)
-    paragraph = [text.count("\n\n", 0, s.start) for s in kept]  # blank lines end a paragraph
-    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, lexicon), paragraph, negated)
+    _swap_roles(rubric.key_points, points, index, cue_lang, roles.owners(question, lexicon), text, negated)
     # An answer whose every evidencing sentence is a term chain is a list however much it says around it
     # ("OPD: two dozen terms. Better than SFT and RL. Very efficient."): its chains earn what a list earns.
     # Not in Japanese, where 、 also joins the clauses of terse notes and chains are read less surely.
@@ -287,7 +287,7 @@ def _reversals(kp: KeyPoint, index: AnswerIndex, cue_lang: str, evidence: set[in
 
 
 def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: AnswerIndex, cue_lang: str,
-                owned: dict[str, tuple[str, frozenset[str]]], paragraph: list[int], negated: list[set[int]]) -> None:
+                owned: dict[str, tuple[str, frozenset[str]]], text: str, negated: list[set[int]]) -> None:
     """A sentence that evidences a point about one named system while it speaks about a rival does not
     evidence it. Where the clause that states the point names the rival, it reverses the point ("GRPO
     trains a critic and computes GAE" for "PPO uses a critic with GAE"), unless it also evidences,
@@ -299,6 +299,8 @@ def _swap_roles(key_points: list[KeyPoint], points: list[_PointReading], index: 
     if not owned:
         return
     texts = [s.text for s in index.sentences]
+    breaks = [m.end() for m in _PARAGRAPH_BREAK.finditer(text)]
+    paragraph = [bisect.bisect_right(breaks, s.start) for s in index.sentences]  # blank lines end a paragraph
     about: dict[tuple[str, int], roles.Topic | None] = {}
     clause_index: dict[tuple[str, ...], AnswerIndex] = {}  # one index per sentence's clauses, shared by its points
 
@@ -377,6 +379,7 @@ def _set_against_rival(cue_text: str, cue_lang: str, index: AnswerIndex, sentenc
 
 
 _UNEQUAL = re.compile(r"≠|!=|=/=")
+_PARAGRAPH_BREAK = re.compile("\n\n")
 
 
 def _across_unequal(cue_text: str, cue_lang: str, index: AnswerIndex, sentence: int) -> bool:
